@@ -1,0 +1,1 @@
+"""Load raw performance-tool outputs (fio, HCIBench, esxtop, vSAN) into DuckDB."""

@@ -1,0 +1,157 @@
+"""Command line: `python -m ingest load PATH... [--label K=V ...] [--db FILE]`.
+
+Exit status: 0 when nothing was rejected, 1 when some file was rejected (the
+others still load), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ingest import labels as run_labels
+from ingest.load import LabelResolver, LoadSummary, Outcome, Warehouse, collect, load_member
+from ingest.settings import warehouse_path
+from ingest.walk import ARCHIVE_SEP, Member, Refused
+
+USAGE_ERROR = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    load = commands.add_parser("load", help="load tool outputs (files, folders, archives)")
+    load.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    load.add_argument(
+        "--label", action="append", default=[], metavar="KEY=VALUE",
+        help="run label that overrides run.yaml files (repeatable)",
+    )
+    load.add_argument("--db", help="warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)")
+    load.add_argument("--quiet", action="store_true", help="no progress bar, summary counts only")
+
+    reference = commands.add_parser("reference", help="write the reference dataset into DIR")
+    reference.add_argument("dir", type=Path, metavar="DIR")
+    return parser
+
+
+def _short(path: str, roots: list[Path]) -> str:
+    """Paths relative to the PATH arguments read better in a summary."""
+    for root in roots:
+        base = root.absolute().as_posix()
+        if path == base:
+            return root.name
+        if path.startswith(base + "/") or path.startswith(base + ARCHIVE_SEP):
+            return path[len(base.rsplit("/", 1)[0]) + 1 :]
+    return path
+
+
+def _print_summary(console: Console, summary: LoadSummary, roots: list[Path], quiet: bool) -> None:
+    counts = {
+        "loaded": len(summary.by_status("loaded", "replaced")),
+        "already loaded (unchanged)": len(summary.by_status("unchanged")),
+        "skipped": len(summary.by_status("skipped")),
+        "rejected": len(summary.by_status("rejected")),
+    }
+    replaced = len(summary.by_status("replaced"))
+    rows = sum(o.rows for o in summary.by_status("loaded", "replaced"))
+    if not quiet:
+        notes = [o for o in summary.by_status("loaded", "replaced") if o.notes]
+        for outcome in notes:
+            for note in outcome.notes:
+                console.print(f"[yellow]note[/] {_short(outcome.path, roots)}: {note}")
+        skipped = summary.by_status("skipped")
+        if skipped:
+            table = Table(title="Skipped (not a supported format)", title_justify="left")
+            table.add_column("file", overflow="fold")
+            table.add_column("why")
+            for outcome in skipped:
+                table.add_row(_short(outcome.path, roots), outcome.reason)
+            console.print(table)
+    rejected = summary.by_status("rejected")
+    if rejected:
+        table = Table(title="Rejected (nothing from these files was stored)", title_justify="left")
+        table.add_column("file", overflow="fold")
+        table.add_column("where")
+        table.add_column("why", overflow="fold")
+        for outcome in rejected:
+            table.add_row(_short(outcome.path, roots), outcome.location, outcome.reason)
+        console.print(table)
+    parts = [f"{n} {label}" for label, n in counts.items()]
+    extra = f" ({replaced} replaced an earlier version)" if replaced else ""
+    console.print(f"[bold]Summary:[/] {', '.join(parts)}{extra}; {rows:,} rows written.")
+
+
+def _run_load(args: argparse.Namespace, console: Console) -> int:
+    missing = [p for p in args.paths if not p.exists() and not p.is_symlink()]
+    if missing:
+        console.print(f"[red]error:[/] no such file or folder: {', '.join(map(str, missing))}")
+        return USAGE_ERROR
+    try:
+        cli_labels = run_labels.parse_label_args(args.label)
+    except run_labels.LabelError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        return USAGE_ERROR
+
+    items = collect(args.paths)
+    known_paths = {item.path for item in items}
+    resolver = LabelResolver(cli_labels)
+    summary = LoadSummary()
+    warehouse = Warehouse(warehouse_path(args.db))
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=args.quiet,
+    )
+    try:
+        with progress:
+            task = progress.add_task("loading", total=len(items))
+            for item in items:
+                progress.update(task, description=f"loading {item.path.rsplit('/', 1)[-1][:40]}")
+                summary.outcomes.append(_handle(item, warehouse, resolver, known_paths))
+                progress.advance(task)
+    finally:
+        warehouse.close()
+    _print_summary(console, summary, args.paths, args.quiet)
+    return summary.exit_code
+
+
+def _handle(item: Member | Refused, warehouse: Warehouse, resolver: LabelResolver, known: set[str]) -> Outcome:
+    if isinstance(item, Refused):
+        return Outcome(item.path, "rejected", location="archive", reason=item.reason)
+    if item.path.rsplit("/", 1)[-1] in run_labels.LABEL_FILE_NAMES:
+        try:
+            resolver.add_label_file(item)
+        except run_labels.LabelError as exc:
+            return Outcome(item.path, "rejected", location=exc.origin, reason=exc.reason)
+        return Outcome(item.path, "labels")
+    return load_member(warehouse, item, resolver, known)
+
+
+def _run_reference(args: argparse.Namespace, console: Console) -> int:
+    from ingest import reference
+
+    written = reference.write_reference_dataset(args.dir)
+    console.print(f"wrote {written} files of the reference dataset into {args.dir}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    console = Console(stderr=False, highlight=False)
+    if args.command == "load":
+        return _run_load(args, console)
+    return _run_reference(args, console)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per source format; see `ingest.registry` for the contract."""

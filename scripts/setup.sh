@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Idempotent set-up on a fresh machine: Debian packages (fio for tests that
+# generate real fio output, chromium for the browser test), a virtualenv in
+# .venv and the pinned Python requirements. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v fio >/dev/null 2>&1 || need_apt+=(fio)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        echo "setup: installing Debian packages: ${need_apt[*]}"
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    else
+        echo "setup: warning: missing ${need_apt[*]} and cannot apt-get install them (not root?)" >&2
+    fi
+fi
+
+PYTHON=${PYTHON:-python3.11}
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv with $($PYTHON --version)"
+    "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.requirements.sha256
+want=$(sha256sum requirements.txt | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "setup: installing requirements.txt"
+    .venv/bin/pip install -q --disable-pip-version-check --upgrade pip
+    .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+    echo "$want" > "$stamp"
+fi
+# dbt: no anonymous usage statistics, here or anywhere the env is reused.
+export DBT_SEND_ANONYMOUS_USAGE_STATS=false
