@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from ingest import labels as run_labels
 from ingest.load import LabelResolver, LoadSummary, Outcome, Warehouse, collect, load_member
@@ -29,10 +29,15 @@ def _parser() -> argparse.ArgumentParser:
     load = commands.add_parser("load", help="load tool outputs (files, folders, archives)")
     load.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     load.add_argument(
-        "--label", action="append", default=[], metavar="KEY=VALUE",
+        "--label",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="run label that overrides run.yaml files (repeatable)",
     )
-    load.add_argument("--db", help="warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)")
+    load.add_argument(
+        "--db", help="warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)"
+    )
     load.add_argument("--quiet", action="store_true", help="no progress bar, summary counts only")
 
     reference = commands.add_parser("reference", help="write the reference dataset into DIR")
@@ -64,27 +69,27 @@ def _print_summary(console: Console, summary: LoadSummary, roots: list[Path], qu
         notes = [o for o in summary.by_status("loaded", "replaced") if o.notes]
         for outcome in notes:
             for note in outcome.notes:
-                console.print(f"[yellow]note[/] {_short(outcome.path, roots)}: {note}")
-        skipped = summary.by_status("skipped")
-        if skipped:
-            table = Table(title="Skipped (not a supported format)", title_justify="left")
-            table.add_column("file", overflow="fold")
-            table.add_column("why")
-            for outcome in skipped:
-                table.add_row(_short(outcome.path, roots), outcome.reason)
-            console.print(table)
-    rejected = summary.by_status("rejected")
-    if rejected:
-        table = Table(title="Rejected (nothing from these files was stored)", title_justify="left")
-        table.add_column("file", overflow="fold")
-        table.add_column("where")
-        table.add_column("why", overflow="fold")
-        for outcome in rejected:
-            table.add_row(_short(outcome.path, roots), outcome.location, outcome.reason)
-        console.print(table)
+                console.print(
+                    f"[yellow]note[/] {escape(_short(outcome.path, roots))}: {escape(note)}",
+                    soft_wrap=True,
+                )
+        for outcome in summary.by_status("skipped"):
+            console.print(
+                f"[dim]skipped[/] {escape(_short(outcome.path, roots))}: {escape(outcome.reason)}",
+                soft_wrap=True,
+            )
+    # One line per rejected file, so logs can be grepped and paths copied.
+    for outcome in summary.by_status("rejected"):
+        console.print(
+            f"[red]rejected[/] {escape(_short(outcome.path, roots))}: {escape(outcome.location)}: "
+            f"{escape(outcome.reason)}",
+            soft_wrap=True,
+        )
     parts = [f"{n} {label}" for label, n in counts.items()]
     extra = f" ({replaced} replaced an earlier version)" if replaced else ""
-    console.print(f"[bold]Summary:[/] {', '.join(parts)}{extra}; {rows:,} rows written.")
+    console.print(
+        f"[bold]Summary:[/] {', '.join(parts)}{extra}; {rows:,} rows written.", soft_wrap=True
+    )
 
 
 def _run_load(args: argparse.Namespace, console: Console) -> int:
@@ -125,7 +130,9 @@ def _run_load(args: argparse.Namespace, console: Console) -> int:
     return summary.exit_code
 
 
-def _handle(item: Member | Refused, warehouse: Warehouse, resolver: LabelResolver, known: set[str]) -> Outcome:
+def _handle(
+    item: Member | Refused, warehouse: Warehouse, resolver: LabelResolver, known: set[str]
+) -> Outcome:
     if isinstance(item, Refused):
         return Outcome(item.path, "rejected", location="archive", reason=item.reason)
     if item.path.rsplit("/", 1)[-1] in run_labels.LABEL_FILE_NAMES:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-
 _EPOCH_SUFFIX = re.compile(r"^(?P<case>.+-\d{10})$")
 _SUMMARY = re.compile(r"^(?P<case>.+-\d{10})-res\.txt$")
 # Names HCIBench generates for its own parameter files: `fio-8vmdk-100ws-...`.
@@ -42,7 +41,9 @@ def hcibench_case_of(logical_path: str, known_paths: set[str]) -> str | None:
     summary = _SUMMARY.match(name)
     if summary:
         case = f"{folder}/{summary['case']}"
-        if _looks_like_case(case, known_paths) or any(p.startswith(case + "/") for p in known_paths):
+        if _looks_like_case(case, known_paths) or any(
+            p.startswith(case + "/") for p in known_paths
+        ):
             return case
         return None
     # Walk up the folders (through archive boundaries): innermost case wins.

@@ -135,10 +135,14 @@ def validate(labels: Mapping[str, Any], origin: str) -> dict[str, Any]:
                 raise LabelError(origin, f"label {key!r} {exc} (got {value!r})") from None
         else:
             checked[key] = value
-    if "profile" in checked and "profile_order" in checked:
-        if checked["profile"] not in checked["profile_order"]:
-            raise LabelError(origin, f"profile {checked['profile']!r} is not in profile_order")
     return checked
+
+
+def check_merged(labels: Mapping[str, Any], origin: str) -> None:
+    """Rules across keys, checked once every layer is merged."""
+    order = labels.get("profile_order")
+    if labels.get("profile") and order and labels["profile"] not in order:
+        raise LabelError(origin, f"profile {labels['profile']!r} is not in profile_order {order}")
 
 
 def parse_label_file(text: str, origin: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ import pyarrow as pa
 from ingest import labels as run_labels
 from ingest import tables
 from ingest.hcibench_context import hcibench_case_of
-from ingest.records import ParseError, Parsed
+from ingest.records import Parsed, ParseError
 from ingest.registry import HEAD_BYTES, PARSERS, detect_format
 from ingest.sources import source_for
 from ingest.walk import Member, Refused, expand, folder_chain
@@ -144,7 +144,9 @@ class Warehouse:
             # A newer parser version may add columns: add them, never drop.
             for f in schema:
                 if (name, f.name) not in existing:
-                    con.execute(f'alter table raw.{name} add column "{f.name}" {_duckdb_type(f.type)}')
+                    con.execute(
+                        f'alter table raw.{name} add column "{f.name}" {_duckdb_type(f.type)}'
+                    )
 
     def find_by_sha(self, sha256: str) -> list[tuple[int, str, str, str]]:
         return self.con.execute(
@@ -179,7 +181,11 @@ class Warehouse:
             for name, rows in parsed.tables.items():
                 if name not in module.TABLES:
                     raise TypeError(f"parser {module.FORMAT} wrote undeclared table {name}")
-                arrow = rows if isinstance(rows, pa.Table) else tables.to_arrow(module.TABLES[name], rows)
+                arrow = (
+                    rows
+                    if isinstance(rows, pa.Table)
+                    else tables.to_arrow(module.TABLES[name], rows)
+                )
                 if arrow.num_rows == 0:
                     continue
                 con.register("_batch", arrow)
@@ -226,7 +232,9 @@ class LabelResolver:
 
     def _read(self, folder: str, text: str, origin: str) -> dict[str, Any]:
         try:
-            found: dict[str, Any] | run_labels.LabelError = run_labels.parse_label_file(text, origin)
+            found: dict[str, Any] | run_labels.LabelError = run_labels.parse_label_file(
+                text, origin
+            )
         except run_labels.LabelError as exc:
             found = exc
         self._by_folder[folder] = found
@@ -262,7 +270,9 @@ class LabelResolver:
 
     def labels_for(self, logical_path: str) -> dict[str, Any]:
         layers = [self._folder_labels(folder) for folder in folder_chain(logical_path)]
-        return run_labels.merge(*layers, self.cli_labels)
+        merged = run_labels.merge(*layers, self.cli_labels)
+        run_labels.check_merged(merged, "labels (run.yaml files and --label)")
+        return merged
 
 
 def _is_label_file(path: str) -> bool:
@@ -287,7 +297,9 @@ def _source_row(source, fmt: str, module: ModuleType, parsed: Parsed, labels: di
     }
 
 
-def load_member(warehouse: Warehouse, member: Member, resolver: LabelResolver, known_paths: set[str]) -> Outcome:
+def load_member(
+    warehouse: Warehouse, member: Member, resolver: LabelResolver, known_paths: set[str]
+) -> Outcome:
     """Detect, parse and store one file; never raises for bad input."""
     try:
         data = member.read()
@@ -296,7 +308,12 @@ def load_member(warehouse: Warehouse, member: Member, resolver: LabelResolver, k
     name = member.path.rsplit("/", 1)[-1]
     if not data:
         if name.lower().endswith(_OUTPUT_SUFFIXES):
-            return Outcome(member.path, "rejected", location="byte 0", reason="empty file: the tool wrote no output")
+            return Outcome(
+                member.path,
+                "rejected",
+                location="byte 0",
+                reason="empty file: the tool wrote no output",
+            )
         return Outcome(member.path, "skipped", reason="empty file")
     fmt = detect_format(data[:HEAD_BYTES], name)
     if fmt is None:
@@ -305,14 +322,18 @@ def load_member(warehouse: Warehouse, member: Member, resolver: LabelResolver, k
     try:
         labels = resolver.labels_for(member.path)
     except run_labels.LabelError as exc:
-        return Outcome(member.path, "rejected", fmt, location=exc.origin, reason=f"bad labels: {exc.reason}")
+        return Outcome(
+            member.path, "rejected", fmt, location=exc.origin, reason=f"bad labels: {exc.reason}"
+        )
     case = hcibench_case_of(member.path, known_paths)
     labels.setdefault("result_per", "folder" if case else "file")
     source = source_for(member.path, data, labels=labels, hcibench_case=case)
     labels_json = json.dumps(labels, sort_keys=True)
 
     same_content = warehouse.find_by_sha(source.sha256)
-    current = [row for row in same_content if row[2] == labels_json and row[3] == module.PARSER_VERSION]
+    current = [
+        row for row in same_content if row[2] == labels_json and row[3] == module.PARSER_VERSION
+    ]
     if current:
         earlier = current[0][1]
         reason = "" if earlier == member.path else f"same content as {earlier}"
@@ -323,11 +344,17 @@ def load_member(warehouse: Warehouse, member: Member, resolver: LabelResolver, k
     except ParseError as exc:
         return Outcome(member.path, "rejected", fmt, location=exc.location, reason=exc.reason)
     except RecursionError:
-        return Outcome(member.path, "rejected", fmt, location="file", reason="structure nested too deeply")
+        return Outcome(
+            member.path, "rejected", fmt, location="file", reason="structure nested too deeply"
+        )
     except Exception as exc:  # a parser bug must not abort the other files
         return Outcome(
-            member.path, "rejected", fmt, location="file",
-            reason=f"parser failed unexpectedly ({type(exc).__name__}: {exc}); please report this file",
+            member.path,
+            "rejected",
+            fmt,
+            location="file",
+            reason=f"parser failed unexpectedly ({type(exc).__name__}: {exc}); "
+            "please report this file",
         )
 
     # Replace the earlier version at this path, or the same bytes loaded with

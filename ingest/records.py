@@ -85,4 +85,6 @@ class Parsed:
             raise TypeError(f"cannot mix row lists and Arrow tables for {table}")
 
     def row_count(self) -> int:
-        return sum(len(rows) if isinstance(rows, list) else rows.num_rows for rows in self.tables.values())
+        return sum(
+            len(rows) if isinstance(rows, list) else rows.num_rows for rows in self.tables.values()
+        )

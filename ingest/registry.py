@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ingest.parsers import fio
+from ingest.parsers import fio, hcibench, vdbench
 
 HEAD_BYTES = 64 * 1024
 
 _REQUIRED = ("FORMAT", "PARSER_VERSION", "TABLES", "detect", "parse")
 
-_ORDERED: tuple[ModuleType, ...] = (fio,)
+_ORDERED: tuple[ModuleType, ...] = (hcibench, vdbench, fio)
 
 
 def _checked(module: ModuleType) -> ModuleType:

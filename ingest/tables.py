@@ -10,8 +10,8 @@ holding JSON text (their column names end in `_json`).
 from __future__ import annotations
 
 import dataclasses
-import enum
 import datetime as dt
+import enum
 import json
 import types
 import typing
@@ -35,6 +35,9 @@ def _arrow_type(annotation: Any) -> tuple[pa.DataType, bool]:
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        resolved = {_arrow_type(m) for m in members}
+        if len(resolved) == 1:  # e.g. `dict | list`: both JSON text
+            return resolved.pop()
         if len(members) != 1:
             raise TypeError(f"unsupported union {annotation!r}")
         return _arrow_type(members[0])

@@ -23,6 +23,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from ingest.labels import LABEL_FILE_NAMES
 
@@ -92,8 +93,8 @@ def _too_large(path: str, size: int) -> Refused:
     )
 
 
-def _expand_tar(logical: str, opener: Callable[[], tarfile.TarFile], depth: int):
-    with opener() as archive:
+def _expand_tar(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member | Refused]:
+    with tarfile.open(fileobj=stream, mode="r:*") as archive:
         # Label files first: a run.yaml stored after the outputs it describes
         # must still label them (the loader reads labels as they arrive).
         for info in sorted(archive.getmembers(), key=_labels_first):
@@ -119,14 +120,17 @@ def _expand_tar(logical: str, opener: Callable[[], tarfile.TarFile], depth: int)
             yield from _expand_bytes(where, data, depth)
 
 
-def _expand_zip(logical: str, data: bytes, depth: int):
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+def _expand_zip(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member | Refused]:
+    with zipfile.ZipFile(stream) as archive:
         for info in sorted(archive.infolist(), key=_labels_first):
             if info.is_dir():
                 continue
             name = _safe_member_name(info.filename)
             if name is None:
-                yield Refused(f"{logical}{ARCHIVE_SEP}{info.filename}", "archive member path leaves the archive (refused)")
+                yield Refused(
+                    f"{logical}{ARCHIVE_SEP}{info.filename}",
+                    "archive member path leaves the archive (refused)",
+                )
                 continue
             where = f"{logical}{ARCHIVE_SEP}{name}"
             if stat.S_ISLNK(info.external_attr >> 16):
@@ -148,27 +152,29 @@ def _expand_bytes(logical: str, data: bytes, depth: int) -> Iterator[Member | Re
     """A member already in memory: a plain file, or an archive to open."""
     if not is_archive_name(logical) or depth >= MAX_ARCHIVE_DEPTH:
         if depth >= MAX_ARCHIVE_DEPTH and is_archive_name(logical):
-            yield Refused(logical, f"archive nested deeper than {MAX_ARCHIVE_DEPTH} levels (refused)")
+            yield Refused(
+                logical, f"archive nested deeper than {MAX_ARCHIVE_DEPTH} levels (refused)"
+            )
             return
         yield Member(logical, len(data), lambda data=data: data)
         return
-    yield from _expand_archive(logical, lambda: io.BytesIO(data), depth + 1, data)
+    yield from _expand_archive(logical, io.BytesIO(data), depth + 1)
 
 
-def _expand_archive(logical: str, open_bytes: Callable[[], io.BufferedIOBase], depth: int, data: bytes | None = None):
+def _expand_archive(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member | Refused]:
+    """The members of the archive readable from `stream` (seekable)."""
     lower = logical.lower()
     try:
         if lower.endswith(".zip"):
-            content = data if data is not None else open_bytes().read()
-            yield from _expand_zip(logical, content, depth)
+            yield from _expand_zip(logical, stream, depth)
         elif lower.endswith((".tar", ".tar.gz", ".tgz")):
-            yield from _expand_tar(logical, lambda: tarfile.open(fileobj=open_bytes(), mode="r:*"), depth)
+            yield from _expand_tar(logical, stream, depth)
         else:  # a single gzip-compressed file, e.g. observer.json.gz
             inner = posixpath.basename(logical)[: -len(".gz")]
             where = f"{logical}{ARCHIVE_SEP}{inner}"
-            with gzip.GzipFile(fileobj=open_bytes()) as stream:
+            with gzip.GzipFile(fileobj=stream) as unpacked:
                 try:
-                    content = _read_bounded(stream, MAX_FILE_BYTES)
+                    content = _read_bounded(unpacked, MAX_FILE_BYTES)
                 except _TooLarge:
                     yield Refused(where, f"decompresses to over {MAX_FILE_BYTES:,} bytes (refused)")
                     return
@@ -199,7 +205,8 @@ def expand_file(path: Path) -> Iterator[Member | Refused]:
         return
     size = path.stat().st_size
     if is_archive_name(path.name):
-        yield from _expand_archive(logical, lambda: open(path, "rb"), 1)
+        with open(path, "rb") as stream:
+            yield from _expand_archive(logical, stream, 1)
         return
     if size > MAX_FILE_BYTES:
         yield _too_large(logical, size)

@@ -16,7 +16,9 @@ SAMPLES = SHARED / "samples"
 FIXTURES = REPO / "tests" / "fixtures"
 
 
-def source_of(path: Path, labels: dict | None = None, hcibench_case: str | None = None) -> tuple[bytes, SourceFile]:
+def source_of(
+    path: Path, labels: dict | None = None, hcibench_case: str | None = None
+) -> tuple[bytes, SourceFile]:
     """Bytes of a file and the SourceFile the loader would hand a parser."""
     data = path.read_bytes()
     return data, source_for(path.as_posix(), data, labels=labels, hcibench_case=hcibench_case)

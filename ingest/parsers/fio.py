@@ -61,7 +61,11 @@ PARSER_VERSION = "1"
 # fio prints INT_MAX as the ETA of every status dump but the final one.
 _ETA_RUNNING = 2147483647
 _DIRECTIONS = ("read", "write", "trim", "mixed")
-_PERCENTILE_KINDS = (("slat", "slat_ns", "slat"), ("clat", "clat_ns", "clat"), ("lat", "lat_ns", "lat"))
+_PERCENTILE_KINDS = (
+    ("slat", "slat_ns", "slat"),
+    ("clat", "clat_ns", "clat"),
+    ("lat", "lat_ns", "lat"),
+)
 
 
 # --------------------------------------------------------------------- records
@@ -236,7 +240,10 @@ def detect(head: bytes, name: str) -> bool:
     text = head.decode("utf-8", errors="replace")
     if _TERSE_LINE.search(text) or any(line.count(";") >= 100 for line in _TERSE_V2.findall(text)):
         return True
-    if _TERSE_V2.search(text) and max((ln.count(";") for ln in text.splitlines()), default=0) >= 100:
+    if (
+        _TERSE_V2.search(text)
+        and max((ln.count(";") for ln in text.splitlines()), default=0) >= 100
+    ):
         return True
     return bool(_NORMAL_MARKS.search(head))
 
@@ -265,7 +272,9 @@ def _first_text_line(text: str) -> str:
 
 
 def _no_result_reason(text: str) -> str:
-    errors = [ln.strip() for ln in text.splitlines() if ln.startswith("fio:") or "error" in ln.lower()]
+    errors = [
+        ln.strip() for ln in text.splitlines() if ln.startswith("fio:") or "error" in ln.lower()
+    ]
     if errors:
         shown = "; ".join(errors[:3])
         return f"no fio results, only fio error text: {shown[:300]}"
@@ -321,8 +330,13 @@ def workload_of(options: dict[str, Any], measured_read_pct: int | None = None) -
     measured and the rest is unknown."""
     if not options:
         return {
-            "rw": None, "read_pct": measured_read_pct, "random_pct": None,
-            "block_size_bytes": None, "iodepth": None, "numjobs": None, "ioengine": None,
+            "rw": None,
+            "read_pct": measured_read_pct,
+            "random_pct": None,
+            "block_size_bytes": None,
+            "iodepth": None,
+            "numjobs": None,
+            "ioengine": None,
         }
     rw = str(options.get("rw") or options.get("readwrite") or "read").split(":")[0]
     read_pct: int | None
@@ -366,7 +380,8 @@ def _group_keys(jobs: list[tuple[int, int, dict[str, Any]]]) -> dict[tuple[int, 
     for run_index, groupid, workload in jobs:
         signatures.setdefault((run_index, groupid), set()).add(_workload_signature(workload))
     return {
-        key: f"run{key[0]}/group{key[1]}/" + "+".join(sorted(sigs)) for key, sigs in signatures.items()
+        key: f"run{key[0]}/group{key[1]}/" + "+".join(sorted(sigs))
+        for key, sigs in signatures.items()
     }
 
 
@@ -401,7 +416,9 @@ def _split_documents(text: str, source: SourceFile) -> tuple[list[_Document], st
             value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError as exc:
             if documents:
-                truncated = f"last JSON document is cut off at {_line_col(text, exc.pos)} ({exc.msg})"
+                truncated = (
+                    f"last JSON document is cut off at {_line_col(text, exc.pos)} ({exc.msg})"
+                )
                 break
             raise ParseError(
                 source.path, _line_col(text, exc.pos), f"malformed or truncated JSON: {exc.msg}"
@@ -437,9 +454,11 @@ def _options_blocks(segment: str) -> list[dict[str, Any]]:
 def _stat(obj: dict[str, Any] | None, scale: float) -> tuple:
     if not obj:
         return (None, None, None, None, None)
+
     def scaled(key: str) -> float | None:
         value = obj.get(key)
         return None if value is None else float(value) * scale
+
     return (scaled("min"), scaled("max"), scaled("mean"), scaled("stddev"), obj.get("N"))
 
 
@@ -448,7 +467,9 @@ def _version_tuple(version: str | None) -> tuple[int, int]:
     return (int(match[1]), int(match[2])) if match else (3, 99)
 
 
-def _direction_row(run: int, job: int, name: str, d: dict[str, Any], version: tuple[int, int]) -> FioJobDirection:
+def _direction_row(
+    run: int, job: int, name: str, d: dict[str, Any], version: tuple[int, int]
+) -> FioJobDirection:
     ns_keys = "lat_ns" in d or "clat_ns" in d
     scale = 1.0 if ns_keys else 1000.0  # fio 2.x JSON latencies are usec
     suffix = "_ns" if ns_keys else ""
@@ -468,15 +489,37 @@ def _direction_row(run: int, job: int, name: str, d: dict[str, Any], version: tu
     clat = _stat(d.get("clat" + suffix), scale)
     lat = _stat(d.get("lat" + suffix), scale)
     return FioJobDirection(
-        run, job, name, int(total), derived, d.get("short_ios"), d.get("drop_ios"), int(io_bytes),
-        float(bw_bytes), iops, runtime, *slat, *clat, *lat,
-        d.get("bw_min"), d.get("bw_max"), d.get("bw_mean"), d.get("bw_dev"), d.get("bw_agg"),
-        d.get("bw_samples"), d.get("iops_min"), d.get("iops_max"), d.get("iops_mean"),
-        d.get("iops_stddev"), d.get("iops_samples"),
+        run,
+        job,
+        name,
+        int(total),
+        derived,
+        d.get("short_ios"),
+        d.get("drop_ios"),
+        int(io_bytes),
+        float(bw_bytes),
+        iops,
+        runtime,
+        *slat,
+        *clat,
+        *lat,
+        d.get("bw_min"),
+        d.get("bw_max"),
+        d.get("bw_mean"),
+        d.get("bw_dev"),
+        d.get("bw_agg"),
+        d.get("bw_samples"),
+        d.get("iops_min"),
+        d.get("iops_max"),
+        d.get("iops_mean"),
+        d.get("iops_stddev"),
+        d.get("iops_samples"),
     )
 
 
-def _percentile_rows(run: int, job: int, name: str, d: dict[str, Any], lat_pct_on: bool, parsed: Parsed) -> str | None:
+def _percentile_rows(
+    run: int, job: int, name: str, d: dict[str, Any], lat_pct_on: bool, parsed: Parsed
+) -> str | None:
     """Percentiles and json+ bins of one direction; returns the latency kind
     the main percentile list measures. fio 3.0-3.17 store total-latency
     percentiles under clat_ns when lat_percentiles=1 (FORMATS.md 1.2)."""
@@ -503,12 +546,17 @@ def _percentile_rows(run: int, job: int, name: str, d: dict[str, Any], lat_pct_o
         if bins:
             parsed.add(
                 "fio_latency_bins",
-                [FioLatencyBin(run, job, name, stored_kind, int(b), int(c)) for b, c in bins.items()],
+                [
+                    FioLatencyBin(run, job, name, stored_kind, int(b), int(c))
+                    for b, c in bins.items()
+                ],
             )
     return main_kind
 
 
-def _state(entry: dict[str, Any], finished: bool, leading: str | None) -> tuple[RunState, str | None]:
+def _state(
+    entry: dict[str, Any], finished: bool, leading: str | None
+) -> tuple[RunState, str | None]:
     if entry.get("error"):
         return RunState.error, f"fio reported error {entry['error']} for this job"
     if not finished:
@@ -539,8 +587,11 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
     # Status dumps (--status-interval) are cumulative; the final report is the
     # first document whose jobs say eta == 0 (what HCIBench keeps).
     final_index = next(
-        (i for i, d in enumerate(documents) if _entries(d.value)[0] and all(
-            e.get("eta", 0) == 0 for e in _entries(d.value)[0])),
+        (
+            i
+            for i, d in enumerate(documents)
+            if _entries(d.value)[0] and all(e.get("eta", 0) == 0 for e in _entries(d.value)[0])
+        ),
         None,
     )
     finished = final_index is not None
@@ -566,12 +617,27 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
         )
     ended_at = _epoch((doc.get("timestamp_ms") or 0) / 1000 or doc.get("timestamp"))
     output_format = "json+" if "bins" in segment else "json"
-    if leading and re.search(r"\(groupid=\d+, jobs=\d+\)", leading):
+    trailing = text[documents[-1].end :]
+    if re.search(r"\((?:groupid=\d+, jobs=\d+|g=\d+)\)", (leading or "") + trailing):
         output_format = "normal+" + output_format
-    parsed.add("fio_runs", [FioRun(
-        0, version, output_format, None, client_mode, len(documents), finished, ended_at,
-        doc.get("time"), global_options, leading[:4000] if leading else None,
-    )])
+    parsed.add(
+        "fio_runs",
+        [
+            FioRun(
+                0,
+                version,
+                output_format,
+                None,
+                client_mode,
+                len(documents),
+                finished,
+                ended_at,
+                doc.get("time"),
+                global_options,
+                leading[:4000] if leading else None,
+            )
+        ],
+    )
 
     lat_pct_on = str((global_options or {}).get("lat_percentiles", "0")) == "1"
     jobs: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
@@ -579,12 +645,18 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
     for index, entry in enumerate(entries):
         options = dict(global_options or {})
         if "job options" in entry:
-            block = job_option_blocks[option_cursor] if option_cursor < len(job_option_blocks) else entry["job options"]
+            block = (
+                job_option_blocks[option_cursor]
+                if option_cursor < len(job_option_blocks)
+                else entry["job options"]
+            )
             option_cursor += 1
             options.update(block)
         flat = {k: (v[-1] if isinstance(v, list) else v) for k, v in options.items()}
         jobs.append((index, entry, flat | {"_options": options}))
-    keys = _group_keys([(0, e.get("groupid", 0), workload_of(o, _measured_read_pct(e))) for _, e, o in jobs])
+    keys = _group_keys(
+        [(0, e.get("groupid", 0), workload_of(o, _measured_read_pct(e))) for _, e, o in jobs]
+    )
 
     directions: list[FioJobDirection] = []
     job_rows: list[FioJob] = []
@@ -604,23 +676,55 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
         state, reason = _state(entry, finished, leading)
         runtime_ms = entry.get("job_runtime")
         if runtime_ms is None:
-            runtime_ms = max((entry.get(n, {}).get("runtime") or 0) for n in _DIRECTIONS if isinstance(entry.get(n), dict)) if entries else None
+            runtime_ms = (
+                max(
+                    (entry.get(n, {}).get("runtime") or 0)
+                    for n in _DIRECTIONS
+                    if isinstance(entry.get(n), dict)
+                )
+                if entries
+                else None
+            )
         started = None
         if entry.get("job_start"):
             started = _epoch(entry["job_start"] / 1000)
         elif ended_at and runtime_ms:
             started = ended_at - dt.timedelta(milliseconds=runtime_ms)
         jobname = entry.get("jobname", "")
-        job_rows.append(FioJob(
-            0, index, jobname, int(entry.get("groupid", 0)), entry.get("hostname"),
-            entry.get("port"), client_mode and jobname == "All clients", state, reason,
-            int(entry.get("error", 0) or 0), entry.get("eta"), entry.get("elapsed"),
-            entry.get("job_runtime"), started, ended_at, entry.get("usr_cpu"), entry.get("sys_cpu"),
-            entry.get("ctx"), entry.get("majf"), entry.get("minf"), workload["rw"],
-            workload["read_pct"], workload["random_pct"], workload["block_size_bytes"],
-            workload["iodepth"], workload["numjobs"], workload["ioengine"], raw_options or None,
-            keys[(0, int(entry.get("groupid", 0)))], kind,
-        ))
+        job_rows.append(
+            FioJob(
+                0,
+                index,
+                jobname,
+                int(entry.get("groupid", 0)),
+                entry.get("hostname"),
+                entry.get("port"),
+                client_mode and jobname == "All clients",
+                state,
+                reason,
+                int(entry.get("error", 0) or 0),
+                entry.get("eta"),
+                entry.get("elapsed"),
+                entry.get("job_runtime"),
+                started,
+                ended_at,
+                entry.get("usr_cpu"),
+                entry.get("sys_cpu"),
+                entry.get("ctx"),
+                entry.get("majf"),
+                entry.get("minf"),
+                workload["rw"],
+                workload["read_pct"],
+                workload["random_pct"],
+                workload["block_size_bytes"],
+                workload["iodepth"],
+                workload["numjobs"],
+                workload["ioengine"],
+                raw_options or None,
+                keys[(0, int(entry.get("groupid", 0)))],
+                kind,
+            )
+        )
     parsed.add("fio_jobs", job_rows)
     parsed.add("fio_job_directions", directions)
     parsed.add("fio_disk_util", _json_disk_util(doc))
@@ -630,7 +734,10 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
 
 
 def _measured_read_pct(entry: dict[str, Any]) -> int | None:
-    ios = [(entry.get(n) or {}).get("total_ios", (entry.get(n) or {}).get("io_bytes", 0)) or 0 for n in ("read", "write")]
+    ios = [
+        (entry.get(n) or {}).get("total_ios", (entry.get(n) or {}).get("io_bytes", 0)) or 0
+        for n in ("read", "write")
+    ]
     return round(100 * ios[0] / sum(ios)) if sum(ios) else None
 
 
@@ -638,16 +745,27 @@ def _json_disk_util(doc: dict[str, Any]) -> list[FioDiskUtil]:
     rows = []
     for disk in doc.get("disk_util") or []:
         util = disk.get("util")
-        rows.append(FioDiskUtil(
-            0, disk.get("hostname"), str(disk.get("name", "")), disk.get("read_ios"),
-            disk.get("write_ios"), disk.get("read_merges"), disk.get("write_merges"),
-            disk.get("read_ticks"), disk.get("write_ticks"), disk.get("in_queue"),
-            float(util) if util is not None else None,
-        ))
+        rows.append(
+            FioDiskUtil(
+                0,
+                disk.get("hostname"),
+                str(disk.get("name", "")),
+                disk.get("read_ios"),
+                disk.get("write_ios"),
+                disk.get("read_merges"),
+                disk.get("write_merges"),
+                disk.get("read_ticks"),
+                disk.get("write_ticks"),
+                disk.get("in_queue"),
+                float(util) if util is not None else None,
+            )
+        )
     return rows
 
 
-def _cumulative(entry: dict[str, Any], name: str, vtuple: tuple[int, int]) -> tuple[int, int, float, int]:
+def _cumulative(
+    entry: dict[str, Any], name: str, vtuple: tuple[int, int]
+) -> tuple[int, int, float, int]:
     """(ios, bytes, latency sum in ns, latency sample count) so far."""
     d = entry.get(name) or {}
     row = _direction_row(0, 0, name, d, vtuple)
@@ -656,7 +774,9 @@ def _cumulative(entry: dict[str, Any], name: str, vtuple: tuple[int, int]) -> tu
     return row.total_ios, row.io_bytes, (mean or 0.0) * count, count
 
 
-def _intervals(documents: list[_Document], final_index: int | None, vtuple: tuple[int, int]) -> list[FioInterval]:
+def _intervals(
+    documents: list[_Document], final_index: int | None, vtuple: tuple[int, int]
+) -> list[FioInterval]:
     """Per-interval IO from cumulative dumps: each dump minus the one before.
 
     Time comes from `job_runtime` (ms, fio >= 3.8) or `elapsed` (s)."""
@@ -679,12 +799,21 @@ def _intervals(documents: list[_Document], final_index: int | None, vtuple: tupl
                     continue
                 span = t_ms - p_t
                 d_ios, d_bytes, d_n = ios - p_ios, nbytes - p_bytes, lat_n - p_n
-                rows.append(FioInterval(
-                    0, job_index, dump_index, name, int(t_ms), int(span), d_ios, d_bytes,
-                    d_ios * 1000 / span if span > 0 else None,
-                    d_bytes * 1000 / span if span > 0 else None,
-                    (lat_sum - p_sum) / d_n if d_n > 0 else None,
-                ))
+                rows.append(
+                    FioInterval(
+                        0,
+                        job_index,
+                        dump_index,
+                        name,
+                        int(t_ms),
+                        int(span),
+                        d_ios,
+                        d_bytes,
+                        d_ios * 1000 / span if span > 0 else None,
+                        d_bytes * 1000 / span if span > 0 else None,
+                        (lat_sum - p_sum) / d_n if d_n > 0 else None,
+                    )
+                )
     return rows
 
 
@@ -699,7 +828,12 @@ def _terse_float(value: str) -> float:
 
 def _terse_direction(fields: list[str], i: int, version: int) -> tuple[dict[str, Any], int]:
     """One direction block starting at fields[i]; returns it and the next index."""
-    kib, bw, iops, runtime = (int(fields[i]), int(fields[i + 1]), int(fields[i + 2]), int(fields[i + 3]))
+    kib, bw, iops, runtime = (
+        int(fields[i]),
+        int(fields[i + 1]),
+        int(fields[i + 2]),
+        int(fields[i + 3]),
+    )
     i += 4
     us = [float(v) for v in fields[i : i + 8]]
     i += 8
@@ -714,9 +848,17 @@ def _terse_direction(fields: list[str], i: int, version: int) -> tuple[dict[str,
     bw_stats = [_terse_float(v) for v in fields[i : i + 5]]
     i += 5
     block = {
-        "io_kib": kib, "bw_kib": bw, "iops": iops, "runtime": runtime, "slat": us[0:4],
-        "clat": us[4:8], "lat": lat, "percentiles": percentiles, "bw": bw_stats,
-        "bw_samples": None, "iops_stats": [None] * 5,
+        "io_kib": kib,
+        "bw_kib": bw,
+        "iops": iops,
+        "runtime": runtime,
+        "slat": us[0:4],
+        "clat": us[4:8],
+        "lat": lat,
+        "percentiles": percentiles,
+        "bw": bw_stats,
+        "bw_samples": None,
+        "iops_stats": [None] * 5,
     }
     if version == 5:
         block["bw_samples"] = int(fields[i])
@@ -761,7 +903,11 @@ def _parse_terse(text: str, source: SourceFile) -> Parsed:
             offset = 5 if version != 2 else 4
             fio_version = fields[1] if version != 2 else None
             versions.add(fio_version or "")
-            jobname, groupid, error = fields[offset - 3], int(fields[offset - 2]), int(fields[offset - 1])
+            jobname, groupid, error = (
+                fields[offset - 3],
+                int(fields[offset - 2]),
+                int(fields[offset - 1]),
+            )
             i = offset
             blocks = {}
             order = ["read", "write", "trim"] if version in (2, 4, 5) else ["read", "write"]
@@ -777,36 +923,116 @@ def _parse_terse(text: str, source: SourceFile) -> Parsed:
             if version >= 3 and i < len(fields):
                 disks.extend(_terse_disks(fields[i:], None))
         except (IndexError, ValueError) as exc:
-            raise ParseError(source.path, f"line {number}", f"terse v{version} record is malformed ({exc})") from None
+            raise ParseError(
+                source.path, f"line {number}", f"terse v{version} record is malformed ({exc})"
+            ) from None
         job_runtime = max(b["runtime"] for b in blocks.values())
         read_kib = blocks.get("read", blocks.get("mixed"))["io_kib"]
         write_kib = blocks.get("write", {}).get("io_kib", 0)
         read_pct = round(100 * read_kib / (read_kib + write_kib)) if read_kib + write_kib else None
-        workloads.append((0, groupid, {"rw": None, "read_pct": read_pct, "block_size_bytes": None, "iodepth": None}))
-        state, reason = (RunState.error, f"fio reported error {error} for this job") if error else (RunState.ok, None)
-        jobs.append(FioJob(
-            0, job_index, jobname, groupid, None, None, client_mode and jobname == "All clients",
-            state, reason, error, None, None, job_runtime, None, None, usr, sys_, ctx, majf, minf,
-            None, read_pct, None, None, None, None, None, None, "", "clat",
-        ))
+        workloads.append(
+            (
+                0,
+                groupid,
+                {"rw": None, "read_pct": read_pct, "block_size_bytes": None, "iodepth": None},
+            )
+        )
+        state, reason = (
+            (RunState.error, f"fio reported error {error} for this job")
+            if error
+            else (RunState.ok, None)
+        )
+        jobs.append(
+            FioJob(
+                0,
+                job_index,
+                jobname,
+                groupid,
+                None,
+                None,
+                client_mode and jobname == "All clients",
+                state,
+                reason,
+                error,
+                None,
+                None,
+                job_runtime,
+                None,
+                None,
+                usr,
+                sys_,
+                ctx,
+                majf,
+                minf,
+                None,
+                read_pct,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                "",
+                "clat",
+            )
+        )
         for name, b in blocks.items():
             total = round(b["iops"] * b["runtime"] / 1000)
-            directions.append(FioJobDirection(
-                0, job_index, name, total, True, None, None, b["io_kib"] * 1024, float(b["bw_kib"] * 1024),
-                float(b["iops"]), b["runtime"], *(v * 1000 for v in b["slat"]), None,
-                *(v * 1000 for v in b["clat"]), None, *(v * 1000 for v in b["lat"]), None,
-                b["bw"][0], b["bw"][1], b["bw"][3], b["bw"][4], b["bw"][2], b["bw_samples"],
-                *b["iops_stats"],
-            ))
-            parsed.add("fio_latency_percentiles", [
-                FioLatencyPercentile(0, job_index, name, "clat", p, v * 1000) for p, v in b["percentiles"].items()
-            ])
+            directions.append(
+                FioJobDirection(
+                    0,
+                    job_index,
+                    name,
+                    total,
+                    True,
+                    None,
+                    None,
+                    b["io_kib"] * 1024,
+                    float(b["bw_kib"] * 1024),
+                    float(b["iops"]),
+                    b["runtime"],
+                    *(v * 1000 for v in b["slat"]),
+                    None,
+                    *(v * 1000 for v in b["clat"]),
+                    None,
+                    *(v * 1000 for v in b["lat"]),
+                    None,
+                    b["bw"][0],
+                    b["bw"][1],
+                    b["bw"][3],
+                    b["bw"][4],
+                    b["bw"][2],
+                    b["bw_samples"],
+                    *b["iops_stats"],
+                )
+            )
+            parsed.add(
+                "fio_latency_percentiles",
+                [
+                    FioLatencyPercentile(0, job_index, name, "clat", p, v * 1000)
+                    for p, v in b["percentiles"].items()
+                ],
+            )
     keys = _group_keys(workloads)
     jobs = [_with_key(job, keys[(0, job.groupid)]) for job in jobs]
-    parsed.add("fio_runs", [FioRun(
-        0, sorted(versions)[-1] or None, "terse", terse_version, client_mode, 1, True, None, None, None,
-        None,
-    )])
+    parsed.add(
+        "fio_runs",
+        [
+            FioRun(
+                0,
+                sorted(versions)[-1] or None,
+                "terse",
+                terse_version,
+                client_mode,
+                1,
+                True,
+                None,
+                None,
+                None,
+                None,
+            )
+        ],
+    )
     parsed.add("fio_jobs", jobs)
     parsed.add("fio_job_directions", directions)
     parsed.add("fio_disk_util", disks)
@@ -829,24 +1055,39 @@ def _terse_disks(fields: list[str], hostname: str | None) -> list[FioDiskUtil]:
         chunk = fields[i : i + 9]
         if not chunk[0] or not chunk[8].endswith("%"):
             continue
-        rows.append(FioDiskUtil(
-            0, hostname, chunk[0], int(chunk[1]), int(chunk[2]), int(chunk[3]), int(chunk[4]),
-            int(chunk[5]), int(chunk[6]), int(chunk[7]), _terse_float(chunk[8]),
-        ))
+        rows.append(
+            FioDiskUtil(
+                0,
+                hostname,
+                chunk[0],
+                int(chunk[1]),
+                int(chunk[2]),
+                int(chunk[3]),
+                int(chunk[4]),
+                int(chunk[5]),
+                int(chunk[6]),
+                int(chunk[7]),
+                _terse_float(chunk[8]),
+            )
+        )
     return rows
 
 
 # ---------------------------------------------------------------------- normal
 
-_JOB_HEADER = re.compile(r"^(?P<name>\S.*?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): err=\s*(?P<err>-?\d+)")
+_JOB_HEADER = re.compile(
+    r"^(?P<name>\S.*?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): err=\s*(?P<err>-?\d+)"
+)
 _JOB_DEFINITION = re.compile(r"^(?P<name>\S.*?): \(g=(?P<g>\d+)\): (?P<opts>rw=.*)$")
 _VERSION_LINE = re.compile(r"^fio-(\d+\.\d+\S*)\s*$")
 _DIR_LINE = re.compile(
-    r"^\s+(?P<dir>read|write|trim|mixed)\s*:\s*IOPS=(?P<iops>[\d.]+[kKMG]?), BW=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?i?B)/s"
+    r"^\s+(?P<dir>read|write|trim|mixed)\s*:\s*IOPS=(?P<iops>[\d.]+[kKMG]?), "
+    r"BW=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?i?B)/s"
     r".*?\((?P<io>[\d.]+)(?P<iou>[KMGTP]?i?B)/(?P<rt>\d+)msec\)"
 )
 _OLD_DIR_LINE = re.compile(
-    r"^\s+(?P<dir>read|write|trim)\s*:\s*io=(?P<io>[\d.]+)(?P<iou>[KMGT]?B), bw=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?B)/s,"
+    r"^\s+(?P<dir>read|write|trim)\s*:\s*io=(?P<io>[\d.]+)(?P<iou>[KMGT]?B), "
+    r"bw=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?B)/s,"
     r"\s*iops=(?P<iops>[\d.]+[kKM]?)\s*, runt=\s*(?P<rt>\d+)msec"
 )
 _LAT_LINE = re.compile(
@@ -863,17 +1104,38 @@ _IOPS_LINE = re.compile(
     r"^\s+iops\s*:\s*min=\s*(?P<min>[\d.]+),\s*max=\s*(?P<max>[\d.]+),\s*avg=\s*(?P<avg>[\d.]+),\s*"
     r"stdev=\s*(?P<sd>[\d.]+)(?:,\s*samples=\s*(?P<n>\d+))?"
 )
-_CPU_LINE = re.compile(r"^\s+cpu\s*:\s*usr=(?P<usr>[\d.]+)%,\s*sys=(?P<sys>[\d.]+)%,\s*ctx=(?P<ctx>\d+),\s*majf=(?P<majf>\d+),\s*minf=(?P<minf>\d+)")
-_ISSUED = re.compile(r"^\s+issued rwts?:\s*total=(?P<total>[\d,]+)\s+short=(?P<short>[\d,]+)\s+drop(?:ped)?=(?P<drop>[\d,]+)")
+_CPU_LINE = re.compile(
+    r"^\s+cpu\s*:\s*usr=(?P<usr>[\d.]+)%,\s*sys=(?P<sys>[\d.]+)%,\s*ctx=(?P<ctx>\d+),\s*majf=(?P<majf>\d+),\s*minf=(?P<minf>\d+)"
+)
+_ISSUED = re.compile(
+    r"^\s+issued rwts?:\s*total=(?P<total>[\d,]+)\s+short=(?P<short>[\d,]+)\s+"
+    r"drop(?:ped)?=(?P<drop>[\d,]+)"
+)
 _DISK_LINE = re.compile(
     r"^\s+(?P<name>[^\s:]+): ios=(?P<rios>\d+)/(?P<wios>\d+), merge=(?P<rm>\d+)/(?P<wm>\d+), "
     r"ticks=(?P<rt>\d+)/(?P<wt>\d+), in_queue=(?P<q>\d+), util=(?P<util>[\d.]+)%"
 )
 
 _UNIT_NS = {"nsec": 1.0, "usec": 1e3, "msec": 1e6}
-_BYTES = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4, "PiB": 1024**5,
-          "KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}
-_OLD_BYTES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}  # fio 2.0 "KB" meant KiB
+_BYTES = {
+    "B": 1,
+    "KiB": 1024,
+    "MiB": 1024**2,
+    "GiB": 1024**3,
+    "TiB": 1024**4,
+    "PiB": 1024**5,
+    "KB": 1000,
+    "MB": 1000**2,
+    "GB": 1000**3,
+    "TB": 1000**4,
+}
+_OLD_BYTES = {
+    "B": 1,
+    "KB": 1024,
+    "MB": 1024**2,
+    "GB": 1024**3,
+    "TB": 1024**4,
+}  # fio 2.0 "KB" meant KiB
 
 
 def _suffixed(value: str) -> float:
@@ -938,8 +1200,16 @@ def _parse_normal(text: str, source: SourceFile) -> Parsed:
             key = (run_index, m["name"], int(m["g"]))
             if key in jobs:
                 repeats += 1  # --status-interval repeats the block: keep the newest
-            current = _NormalJob(run_index, m["name"], int(m["g"]), int(m["err"]),
-                                 definitions.get((run_index, m["name"]), {}), {}, [], line=number)
+            current = _NormalJob(
+                run_index,
+                m["name"],
+                int(m["g"]),
+                int(m["err"]),
+                definitions.get((run_index, m["name"]), {}),
+                {},
+                [],
+                line=number,
+            )
             jobs[key] = current
             direction, pct_kind = None, None
             continue
@@ -948,15 +1218,19 @@ def _parse_normal(text: str, source: SourceFile) -> Parsed:
         if m := _DIR_LINE.match(line):
             direction = current.dirs.setdefault(m["dir"], {})
             direction.update(
-                iops=_suffixed(m["iops"]), bw_bytes=float(m["bw"]) * _BYTES[m["bwu"]],
-                io_bytes=int(float(m["io"]) * _BYTES[m["iou"]]), runtime=int(m["rt"]),
+                iops=_suffixed(m["iops"]),
+                bw_bytes=float(m["bw"]) * _BYTES[m["bwu"]],
+                io_bytes=int(float(m["io"]) * _BYTES[m["iou"]]),
+                runtime=int(m["rt"]),
             )
             pct_kind = None
         elif m := _OLD_DIR_LINE.match(line):
             direction = current.dirs.setdefault(m["dir"], {})
             direction.update(
-                iops=_suffixed(m["iops"]), bw_bytes=float(m["bw"]) * _OLD_BYTES[m["bwu"]],
-                io_bytes=int(float(m["io"]) * _OLD_BYTES[m["iou"]]), runtime=int(m["rt"]),
+                iops=_suffixed(m["iops"]),
+                bw_bytes=float(m["bw"]) * _OLD_BYTES[m["bwu"]],
+                io_bytes=int(float(m["io"]) * _OLD_BYTES[m["iou"]]),
+                runtime=int(m["rt"]),
             )
         elif (m := _LAT_LINE.match(line)) and direction is not None:
             scale = _UNIT_NS[m["unit"]]
@@ -967,36 +1241,70 @@ def _parse_normal(text: str, source: SourceFile) -> Parsed:
             pct_kind = (m["kind"], _UNIT_NS[m["unit"]])
         elif pct_kind and line.lstrip().startswith("|"):
             for p in _PCT_VALUE.finditer(line):
-                direction.setdefault("pcts", []).append((pct_kind[0], float(p["p"]), float(p["v"]) * pct_kind[1]))
+                direction.setdefault("pcts", []).append(
+                    (pct_kind[0], float(p["p"]), float(p["v"]) * pct_kind[1])
+                )
         elif (m := _BW_LINE.match(line)) and direction is not None:
             to_kib = _BYTES[m["unit"]] / 1024
             direction["bw_stats"] = (
-                float(m["min"]) * to_kib, float(m["max"]) * to_kib, float(m["avg"]) * to_kib,
-                float(m["sd"]) * to_kib, float(m["per"]), int(m["n"]) if m["n"] else None,
+                float(m["min"]) * to_kib,
+                float(m["max"]) * to_kib,
+                float(m["avg"]) * to_kib,
+                float(m["sd"]) * to_kib,
+                float(m["per"]),
+                int(m["n"]) if m["n"] else None,
             )
             pct_kind = None
         elif (m := _IOPS_LINE.match(line)) and direction is not None:
             direction["iops_stats"] = (
-                float(m["min"]), float(m["max"]), float(m["avg"]), float(m["sd"]),
+                float(m["min"]),
+                float(m["max"]),
+                float(m["avg"]),
+                float(m["sd"]),
                 int(m["n"]) if m["n"] else None,
             )
         elif m := _CPU_LINE.match(line):
-            current.cpu = (float(m["usr"]), float(m["sys"]), int(m["ctx"]), int(m["majf"]), int(m["minf"]))
+            current.cpu = (
+                float(m["usr"]),
+                float(m["sys"]),
+                int(m["ctx"]),
+                int(m["majf"]),
+                int(m["minf"]),
+            )
             pct_kind = None
         elif m := _ISSUED.match(line):
-            current.issued = tuple([int(v) if v else 0 for v in m[g].split(",")] for g in ("total", "short", "drop"))
+            current.issued = tuple(
+                [int(v) if v else 0 for v in m[g].split(",")] for g in ("total", "short", "drop")
+            )
         elif m := _DISK_LINE.match(line):
-            disks.append(FioDiskUtil(
-                max(run_index, 0), None, m["name"], int(m["rios"]), int(m["wios"]), int(m["rm"]),
-                int(m["wm"]), int(m["rt"]), int(m["wt"]), int(m["q"]), float(m["util"]),
-            ))
+            disks.append(
+                FioDiskUtil(
+                    max(run_index, 0),
+                    None,
+                    m["name"],
+                    int(m["rios"]),
+                    int(m["wios"]),
+                    int(m["rm"]),
+                    int(m["wm"]),
+                    int(m["rt"]),
+                    int(m["wt"]),
+                    int(m["q"]),
+                    float(m["util"]),
+                )
+            )
     if not jobs:
         raise ParseError(source.path, _first_text_line(text), _no_result_reason(text))
     return _normal_rows(list(jobs.values()), versions, disks, repeats, run_index + 1, text)
 
 
-def _normal_rows(jobs: list[_NormalJob], versions: dict[int, str], disks: list[FioDiskUtil],
-                 repeats: int, run_count: int, text: str) -> Parsed:
+def _normal_rows(
+    jobs: list[_NormalJob],
+    versions: dict[int, str],
+    disks: list[FioDiskUtil],
+    repeats: int,
+    run_count: int,
+    text: str,
+) -> Parsed:
     parsed = Parsed()
     workloads = [(j.run_index, j.groupid, workload_of(j.definition)) for j in jobs]
     keys = _group_keys(workloads)
@@ -1016,13 +1324,34 @@ def _normal_rows(jobs: list[_NormalJob], versions: dict[int, str], disks: list[F
             lat = d.get("lat", (None,) * 4)
             bw = d.get("bw_stats", (None,) * 6)
             iops_stats = d.get("iops_stats", (None,) * 5)
-            dir_rows.append(FioJobDirection(
-                job.run_index, job_index, name, int(total), derived,
-                issued[1][slot] if slot < len(issued[1]) else None,
-                issued[2][slot] if slot < len(issued[2]) else None,
-                d["io_bytes"], d["bw_bytes"], d["iops"], d["runtime"], *slat, None, *clat, None,
-                *lat, None, bw[0], bw[1], bw[2], bw[3], bw[4], bw[5], *iops_stats,
-            ))
+            dir_rows.append(
+                FioJobDirection(
+                    job.run_index,
+                    job_index,
+                    name,
+                    int(total),
+                    derived,
+                    issued[1][slot] if slot < len(issued[1]) else None,
+                    issued[2][slot] if slot < len(issued[2]) else None,
+                    d["io_bytes"],
+                    d["bw_bytes"],
+                    d["iops"],
+                    d["runtime"],
+                    *slat,
+                    None,
+                    *clat,
+                    None,
+                    *lat,
+                    None,
+                    bw[0],
+                    bw[1],
+                    bw[2],
+                    bw[3],
+                    bw[4],
+                    bw[5],
+                    *iops_stats,
+                )
+            )
             for kind, p, v in d.get("pcts", []):
                 pct_rows.append(FioLatencyPercentile(job.run_index, job_index, name, kind, p, v))
             del position
@@ -1034,17 +1363,43 @@ def _normal_rows(jobs: list[_NormalJob], versions: dict[int, str], disks: list[F
             state, reason = RunState.unfinished, "fio was interrupted: " + _signal_line(text)
         cpu = job.cpu or (None,) * 5
         runtime = max((d["runtime"] for d in job.dirs.values()), default=None)
-        job_rows.append(FioJob(
-            job.run_index, job_index, job.name, job.groupid, None, None, False, state, reason,
-            job.error, None, None, runtime, None, None, *cpu, workload["rw"], workload["read_pct"],
-            workload["random_pct"], workload["block_size_bytes"], workload["iodepth"],
-            _int_option(job.definition.get("numjobs")), workload["ioengine"], job.definition or None,
-            keys[(job.run_index, job.groupid)], "lat" if "lat" in kinds else ("clat" if kinds else None),
-        ))
-    parsed.add("fio_runs", [
-        FioRun(i, versions.get(i), "normal", None, False, 1, True, None, None, None, None)
-        for i in range(max(run_count, 1))
-    ])
+        job_rows.append(
+            FioJob(
+                job.run_index,
+                job_index,
+                job.name,
+                job.groupid,
+                None,
+                None,
+                False,
+                state,
+                reason,
+                job.error,
+                None,
+                None,
+                runtime,
+                None,
+                None,
+                *cpu,
+                workload["rw"],
+                workload["read_pct"],
+                workload["random_pct"],
+                workload["block_size_bytes"],
+                workload["iodepth"],
+                _int_option(job.definition.get("numjobs")),
+                workload["ioengine"],
+                job.definition or None,
+                keys[(job.run_index, job.groupid)],
+                "lat" if "lat" in kinds else ("clat" if kinds else None),
+            )
+        )
+    parsed.add(
+        "fio_runs",
+        [
+            FioRun(i, versions.get(i), "normal", None, False, 1, True, None, None, None, None)
+            for i in range(max(run_count, 1))
+        ],
+    )
     parsed.add("fio_jobs", job_rows)
     parsed.add("fio_job_directions", dir_rows)
     parsed.add("fio_latency_percentiles", pct_rows)
@@ -1052,6 +1407,7 @@ def _normal_rows(jobs: list[_NormalJob], versions: dict[int, str], disks: list[F
     parsed.notes.append("read from fio's human-readable report (prefer JSON output: it is exact)")
     if repeats:
         parsed.notes.append(
-            f"{repeats} repeated job report(s) from --status-interval: the last report of each job is kept"
+            f"{repeats} repeated job report(s) from --status-interval: "
+            "the last report of each job is kept"
         )
     return parsed

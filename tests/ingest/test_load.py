@@ -1,0 +1,228 @@
+"""The ingest command end to end: walking, labels, idempotence, rejection, archives."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import tarfile
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ingest.__main__ import main
+from ingest.hcibench_context import hcibench_case_of
+from tests.conftest import SAMPLES
+
+FIO = SAMPLES / "fio"
+GOOD = FIO / "fioplot__fio-3.14__randread-1-1.json"
+CLIENT = FIO / "pbench__fio-3.7__client_server_2hosts__fio-result.txt"
+CASE = "easy-run/fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1511829572"
+ERRORS_ONLY = FIO / "fioplot__no_json_only_errors__randread-1-1.json"
+
+
+def query(db: Path, sql: str, params=None):
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql, params or []).fetchall()
+
+
+def counts(db: Path) -> dict[str, int]:
+    tables = [
+        t
+        for (t,) in query(
+            db, "select table_name from information_schema.tables where table_schema='raw'"
+        )
+    ]
+    return {t: query(db, f"select count(*) from raw.{t}")[0][0] for t in tables}
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    return tmp_path / "wh.duckdb"
+
+
+def test_load_samples_twice_adds_nothing(db, capsys):
+    assert main(["load", str(FIO), "--db", str(db), "--quiet"]) == 1  # one sample holds only errors
+    first = counts(db)
+    out = capsys.readouterr().out
+    assert "22 loaded" in out and "1 rejected" in out and "1 skipped" in out
+    assert main(["load", str(FIO), "--db", str(db), "--quiet"]) == 1
+    assert counts(db) == first
+    assert "22 already loaded (unchanged)" in capsys.readouterr().out
+    formats = query(db, "select distinct format from raw.source_files")
+    assert formats == [("fio",)]
+
+
+def test_rejected_file_named_with_location_and_warehouse_unchanged(db, capsys):
+    assert main(["load", str(GOOD), "--db", str(db), "--quiet"]) == 0
+    before = counts(db)
+    assert main(["load", str(ERRORS_ONLY), "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert "fioplot__no_json_only_errors" in out and "line 1" in out
+    assert "engine libaio not loadable" in out
+    assert counts(db) == before
+
+
+def test_changed_file_replaces_its_rows(db, tmp_path):
+    target = tmp_path / "run" / "out.json"
+    target.parent.mkdir()
+    shutil.copy(GOOD, target)
+    assert main(["load", str(target), "--db", str(db), "--quiet"]) == 0
+    shutil.copy(FIO / "fioplot__fio-3.1__randwrite-8-1.json", target)
+    assert main(["load", str(target), "--db", str(db), "--quiet"]) == 0
+    assert query(db, "select count(*) from raw.source_files") == [(1,)]
+    (jobname,) = query(db, "select jobname from raw.fio_jobs")[0]
+    assert jobname == "random-read"  # the fio-3.1 file's job
+    assert query(db, "select count(distinct _source_file_id) from raw.fio_job_directions") == [(1,)]
+
+
+def test_labels_from_run_yaml_chain_and_cli(db, tmp_path):
+    top = tmp_path / "cluster"
+    case = top / "case1"
+    case.mkdir(parents=True)
+    (top / "run.yaml").write_text("testbed: lab-a\nnodes: 4\nworkload:\n  block_size: 4k\n")
+    (case / "run.yml").write_text("nodes: 8\nprofile: balanced\nworkload:\n  read_pct: 70\n")
+    shutil.copy(GOOD, case / "vm1.json")
+    assert main(["load", str(top), "--db", str(db), "--quiet", "--label", "transport=rdma"]) == 0
+    (labels_json,) = query(db, "select labels_json from raw.source_files")[0]
+    labels = json.loads(labels_json)
+    assert labels["testbed"] == "lab-a" and labels["nodes"] == 8 and labels["profile"] == "balanced"
+    assert labels["transport"] == "rdma" and labels["result_per"] == "file"
+    assert labels["workload"] == {"block_size": "4k", "read_pct": 70}
+    # --label beats run.yaml
+    assert main(["load", str(top), "--db", str(db), "--quiet", "--label", "nodes=16"]) == 0
+    (labels_json,) = query(db, "select labels_json from raw.source_files")[0]
+    assert json.loads(labels_json)["nodes"] == 16
+    assert query(db, "select count(*) from raw.source_files") == [
+        (1,)
+    ]  # relabelled, not duplicated
+
+
+def test_bad_run_yaml_rejects_the_files_it_labels(db, tmp_path, capsys):
+    (tmp_path / "run.yaml").write_text("nodes: four\n")
+    shutil.copy(GOOD, tmp_path / "vm1.json")
+    assert main(["load", str(tmp_path), "--db", str(db), "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "run.yaml" in out and "whole number" in out
+    assert query(db, "select count(*) from raw.source_files") == [(0,)]
+
+
+def test_bad_cli_label_is_a_usage_error(db, capsys):
+    assert main(["load", str(GOOD), "--db", str(db), "--label", "transport=carrier-pigeon"]) == 2
+    assert "must be one of tcp, rdma" in capsys.readouterr().out
+
+
+def test_missing_path_is_a_usage_error(db, tmp_path):
+    assert main(["load", str(tmp_path / "nope"), "--db", str(db)]) == 2
+
+
+def _tar(path: Path, members: dict[str, bytes]) -> None:
+    with tarfile.open(path, "w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+
+
+def test_archive_labels_stored_after_outputs_still_apply(db, tmp_path):
+    archive = tmp_path / "results.tgz"
+    _tar(
+        archive,
+        {
+            f"{CASE}/vm-1.json": GOOD.read_bytes(),
+            f"{CASE}/vm-2.json": CLIENT.read_bytes(),
+            "easy-run/run.yaml": b"testbed: tarball-lab\n",
+        },
+    )
+    assert main(["load", str(archive), "--db", str(db), "--quiet"]) == 0
+    rows = query(
+        db,
+        "select path, labels_json, result_per, hcibench_case from raw.source_files order by path",
+    )
+    assert len(rows) == 2
+    for path, labels_json, result_per, case in rows:
+        assert path.startswith(archive.as_posix() + "!/easy-run/")
+        assert json.loads(labels_json)["testbed"] == "tarball-lab"
+        assert result_per == "folder"  # inside an HCIBench test case
+        assert case.endswith("fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1511829572")
+
+
+def test_archive_path_traversal_and_links_refused(db, tmp_path, capsys):
+    archive = tmp_path / "evil.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        data = GOOD.read_bytes()
+        info = tarfile.TarInfo("../../escape.json")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("link.json")
+        link.type = tarfile.SYMTYPE
+        link.linkname = "/etc/passwd"
+        tar.addfile(link)
+    assert main(["load", str(archive), "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert "leaves the archive" in out and "is a link" in out
+    assert query(db, "select count(*) from raw.source_files") == [(0,)]
+
+
+def test_zip_and_gz_members_load(db, tmp_path):
+    zipped = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.writestr("a/out.json", GOOD.read_bytes())
+    import gzip
+
+    gz = tmp_path / "client.txt.gz"
+    gz.write_bytes(gzip.compress(CLIENT.read_bytes()))
+    assert main(["load", str(zipped), str(gz), "--db", str(db), "--quiet"]) == 0
+    paths = sorted(p for (p,) in query(db, "select path from raw.source_files"))
+    assert paths == [f"{zipped.as_posix()}!/a/out.json", f"{gz.as_posix()}!/client.txt"]
+
+
+def test_empty_output_file_rejected_other_files_load(db, tmp_path, capsys):
+    (tmp_path / "write-64-8.json").write_bytes(b"")
+    shutil.copy(GOOD, tmp_path / "ok.json")
+    assert main(["load", str(tmp_path), "--db", str(db)]) == 1
+    assert "empty file" in capsys.readouterr().out
+    assert query(db, "select name from raw.source_files") == [("ok.json",)]
+
+
+@pytest.mark.parametrize(
+    ("path", "known", "expected"),
+    [
+        pytest.param(
+            "/r/t/fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1511829572/vm1.json",
+            set(),
+            "/r/t/fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1511829572",
+            id="generated-name",
+        ),
+        pytest.param(
+            "/r/t/fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1511829572-res.txt",
+            set(),
+            "/r/t/fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1511829572",
+            id="summary",
+        ),
+        pytest.param(
+            "/r/t/group1-vdb-2vmdk-50ws-8k-0rdpct-100randompct-2threads-1600000000/vm.txt",
+            set(),
+            "/r/t/group1-vdb-2vmdk-50ws-8k-0rdpct-100randompct-2threads-1600000000",
+            id="vm-group",
+        ),
+        pytest.param(
+            "/r/t/mytest-1600000000/vm.json",
+            {"/r/t/mytest-1600000000/fio.cfg"},
+            "/r/t/mytest-1600000000",
+            id="user-named-with-cfg",
+        ),
+        pytest.param("/r/t/mytest-1600000000/vm.json", set(), None, id="user-named-alone"),
+        pytest.param("/r/fio/randread-1-1.json", set(), None, id="plain-fio"),
+        pytest.param(
+            "/r/t/vdb-1vmdk-100ws-4k-100rdpct-100randompct-1threads-1600000000/obs.tgz!/jsonstats/dom/x.json",
+            set(),
+            "/r/t/vdb-1vmdk-100ws-4k-100rdpct-100randompct-1threads-1600000000",
+            id="observer-in-case",
+        ),
+    ],
+)
+def test_hcibench_case_of(path, known, expected):
+    assert hcibench_case_of(path, known) == expected
