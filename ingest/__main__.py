@@ -40,8 +40,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     load.add_argument("--quiet", action="store_true", help="no progress bar, summary counts only")
 
-    reference = commands.add_parser("reference", help="write the reference dataset into DIR")
-    reference.add_argument("dir", type=Path, metavar="DIR")
     return parser
 
 
@@ -144,20 +142,10 @@ def _handle(
     return load_member(warehouse, item, resolver, known)
 
 
-def _run_reference(args: argparse.Namespace, console: Console) -> int:
-    from ingest import reference
-
-    written = reference.write_reference_dataset(args.dir)
-    console.print(f"wrote {written} files of the reference dataset into {args.dir}")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(stderr=False, highlight=False)
-    if args.command == "load":
-        return _run_load(args, console)
-    return _run_reference(args, console)
+    return _run_load(args, console)
 
 
 if __name__ == "__main__":

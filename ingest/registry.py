@@ -19,13 +19,20 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ingest.parsers import fio, hcibench, vdbench
+from ingest.parsers import fio, hcibench, vdbench, vsan_capacity, vsan_observer, vsan_perfsvc
 
 HEAD_BYTES = 64 * 1024
 
 _REQUIRED = ("FORMAT", "PARSER_VERSION", "TABLES", "detect", "parse")
 
-_ORDERED: tuple[ModuleType, ...] = (hcibench, vdbench, fio)
+_ORDERED: tuple[ModuleType, ...] = (
+    hcibench,
+    vdbench,
+    vsan_observer,
+    vsan_perfsvc,
+    vsan_capacity,
+    fio,
+)
 
 
 def _checked(module: ModuleType) -> ModuleType:
