@@ -408,10 +408,8 @@ def _split_documents(text: str, source: SourceFile) -> tuple[list[_Document], st
     decoder = json.JSONDecoder()
     documents: list[_Document] = []
     truncated: str | None = None
-    for match in re.finditer(r"(?m)^\{", text):
-        start = match.start()
-        if documents and start < documents[-1].end:
-            continue
+    start = 0 if text.startswith("{") else _next_line_brace(text, 0)
+    while start >= 0:
         try:
             value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError as exc:
@@ -423,9 +421,17 @@ def _split_documents(text: str, source: SourceFile) -> tuple[list[_Document], st
             raise ParseError(
                 source.path, _line_col(text, exc.pos), f"malformed or truncated JSON: {exc.msg}"
             ) from None
+        consumed = end
         if isinstance(value, dict) and ("jobs" in value or "client_stats" in value):
             documents.append(_Document(start, end, value))
+        start = _next_line_brace(text, consumed)
     return documents, truncated
+
+
+def _next_line_brace(text: str, pos: int) -> int:
+    """Where the next line starting with `{` begins, or -1."""
+    found = text.find("\n{", pos)
+    return found + 1 if found != -1 else -1
 
 
 _OPTIONS_BLOCK = re.compile(r'"(global options|job options)"\s*:\s*\{(?P<body>[^{}]*)\}')
@@ -764,14 +770,22 @@ def _json_disk_util(doc: dict[str, Any]) -> list[FioDiskUtil]:
 
 
 def _cumulative(
-    entry: dict[str, Any], name: str, vtuple: tuple[int, int]
+    entry: dict[str, Any], name: str, kib_io_bytes: bool
 ) -> tuple[int, int, float, int]:
-    """(ios, bytes, latency sum in ns, latency sample count) so far."""
+    """(ios, bytes, latency sum in ns, latency sample count) so far.
+
+    Lean on purpose: called for every direction of every job of every status
+    dump (hundreds of thousands of times for a folder of HCIBench VMs)."""
     d = entry.get(name) or {}
-    row = _direction_row(0, 0, name, d, vtuple)
-    count = row.lat_samples or row.total_ios
-    mean = row.lat_mean_ns if row.lat_mean_ns is not None else row.clat_mean_ns
-    return row.total_ios, row.io_bytes, (mean or 0.0) * count, count
+    ns = "lat_ns" in d or "clat_ns" in d
+    lat = d.get("lat_ns" if ns else "lat") or d.get("clat_ns" if ns else "clat") or {}
+    ios = d.get("total_ios")
+    if ios is None:
+        ios = round(float(d.get("iops") or 0) * (d.get("runtime") or 0) / 1000)
+    nbytes = (d.get("io_bytes") or 0) * (1024 if kib_io_bytes and "io_kbytes" not in d else 1)
+    count = lat.get("N") or ios
+    mean_ns = float(lat.get("mean") or 0.0) * (1.0 if ns else 1000.0)
+    return int(ios), int(nbytes), mean_ns * count, int(count)
 
 
 def _intervals(
@@ -792,7 +806,7 @@ def _intervals(
             for name in _DIRECTIONS:
                 if not isinstance(entry.get(name), dict):
                     continue
-                ios, nbytes, lat_sum, lat_n = _cumulative(entry, name, vtuple)
+                ios, nbytes, lat_sum, lat_n = _cumulative(entry, name, vtuple < (2, 21))
                 p_t, p_ios, p_bytes, p_sum, p_n = previous.get((job_index, name), (0, 0, 0, 0.0, 0))
                 previous[(job_index, name)] = (t_ms, ios, nbytes, lat_sum, lat_n)
                 if name == "trim" and ios == 0:

@@ -1,0 +1,129 @@
+"""Benchmark: loading HCIBench-style per-VM fio status-interval files.
+
+Generates N per-VM files (default 100; the issue's full size is 1,000) of one
+hour of 5-second cumulative JSON dumps each, in one HCIBench test-case folder,
+then measures, each in a fresh process and `--repeat` times:
+
+- baseline  Python's `json` parsing every document of every file, nothing else
+- product   `python -m ingest load` into a new warehouse (parse, intervals, insert)
+- pandas    json + `pandas.json_normalize` of every dump, concatenated
+
+and prints medians, the product/baseline ratio (target: within 1.5x), the
+pandas/product ratio and peak RSS. Usage:
+
+    python -m benchmarks.bench_fio [--files 1000] [--dumps 720] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent / "out"
+CASE = "fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1700000000"
+
+
+def generate(folder: Path, files: int, dumps: int) -> int:
+    from ingest.reference.fio_json import DirectionTarget, JobSpec, status_interval_output
+
+    folder.mkdir(parents=True, exist_ok=True)
+    total = 0
+    runtime_ms = dumps * 5000
+    for i in range(files):
+        path = folder / f"vdb-datastore-0-{i + 1}.json"
+        if not path.exists():
+            spec = JobSpec(
+                jobname="job0",
+                rw="randrw",
+                rwmixread=70,
+                block_size_bytes=4096,
+                iodepth=4,
+                read=DirectionTarget(7000 * runtime_ms // 1000 + i, 800_000.0 + i),
+                write=DirectionTarget(3000 * runtime_ms // 1000 + i, 1_900_000.0 + i),
+                runtime_ms=runtime_ms,
+            )
+            text = status_interval_output([spec], ended_at_epoch_s=1_700_003_600, seed=i)
+            path.write_text(text)
+        total += path.stat().st_size
+    return total
+
+
+def _split(text: str) -> list[dict]:
+    """The JSON documents of a status-interval file (each starts in column 0)."""
+    decoder, docs, end = json.JSONDecoder(), [], 0
+    for match in re.finditer(r"(?m)^\{", text):
+        if match.start() >= end:
+            doc, end = decoder.raw_decode(text, match.start())
+            docs.append(doc)
+    return docs
+
+
+def worker(mode: str, folder: Path) -> dict:
+    files = sorted(folder.glob("*.json"))
+    start = time.perf_counter()
+    if mode == "baseline":
+        count = sum(len(_split(f.read_text())) for f in files)
+    elif mode == "pandas":
+        import pandas as pd
+
+        frames = [pd.json_normalize(_split(f.read_text()), record_path="jobs") for f in files]
+        count = len(pd.concat(frames, ignore_index=True))
+    else:
+        from ingest.__main__ import main
+
+        with tempfile.TemporaryDirectory() as tmp:
+            main(["load", str(folder), "--db", f"{tmp}/bench.duckdb", "--quiet"])
+        count = len(files)
+    seconds = time.perf_counter() - start
+    rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"mode": mode, "seconds": seconds, "rss_mib": rss_mib, "count": count}
+
+
+def run(mode: str, folder: Path) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_fio", "--worker", mode, str(folder)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--dumps", type=int, default=720)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--worker", nargs=2, metavar=("MODE", "DIR"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.worker[0], Path(args.worker[1]))))
+        return
+    folder = OUT / f"fio_{args.files}x{args.dumps}" / CASE
+    size = generate(folder, args.files, args.dumps)
+    print(f"{args.files} files x {args.dumps} dumps, {size / 1e6:,.0f} MB in {folder}")
+    results: dict[str, list[dict]] = {}
+    for _ in range(args.repeat):
+        for mode in ("baseline", "product", "pandas"):
+            results.setdefault(mode, []).append(run(mode, folder))
+    median = {m: statistics.median(r["seconds"] for r in rs) for m, rs in results.items()}
+    print(f"{'step':<10}{'median s':>10}{'MB/s':>10}{'peak RSS MiB':>14}")
+    for mode, rs in results.items():
+        peak = max(r["rss_mib"] for r in rs)
+        print(f"{mode:<10}{median[mode]:>10.2f}{size / 1e6 / median[mode]:>10.1f}{peak:>14.0f}")
+    print(
+        f"product / baseline json parsing: {median['product'] / median['baseline']:.2f}x (target <= 1.5x)"
+    )
+    print(f"pandas / product: {median['pandas'] / median['product']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Writers of real tool-output formats, for the reference dataset and benchmarks."""
