@@ -19,13 +19,22 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ingest.parsers import fio, hcibench, vdbench, vsan_capacity, vsan_observer, vsan_perfsvc
+from ingest.parsers import (
+    esxtop,
+    fio,
+    hcibench,
+    vdbench,
+    vsan_capacity,
+    vsan_observer,
+    vsan_perfsvc,
+)
 
 HEAD_BYTES = 64 * 1024
 
 _REQUIRED = ("FORMAT", "PARSER_VERSION", "TABLES", "detect", "parse")
 
 _ORDERED: tuple[ModuleType, ...] = (
+    esxtop,
     hcibench,
     vdbench,
     vsan_observer,

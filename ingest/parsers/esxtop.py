@@ -27,7 +27,9 @@ Tables written (the loader adds `_source_file_id`):
     has_dates                False when the stamps are time-only (see "Time" below)
     timestamp_resolution_s   1, or 60 for Excel re-saves whose stamps lost their seconds
     utc_offset_min           the PDH bias in minutes: UTC = local time + bias
-    interval_s               sample interval derived from the timestamps (seconds)
+    interval_s               sample interval from the timestamps: (last - first) / (n - 1), in
+                             seconds; a mean rather than a median because esxtop's steps
+                             jitter (5 s asked, 5 and 6 s seen) and Excel stamps lose seconds
     first_sampled_at, last_sampled_at   UTC
 
 `esxtop_counters` - one row per counter column (Arrow schema COUNTERS_SCHEMA)
@@ -65,9 +67,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import itertools
 import re
-import statistics
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -87,7 +87,9 @@ _CHUNK_BYTES = 48 << 20
 _EPOCH_DAY = dt.date(1970, 1, 1)
 
 # An unquoted, space-padded cell directly followed by the next quoted cell: `",    73.1"8.93"`.
-_MISSING_COMMA = re.compile(rb'(", +[^",\r\n]*)(?=")')
+_MISSING_DELIMITER = {
+    d: re.compile(rb'("' + d + rb' +[^"' + d + rb'\r\n]*)(?=")') for d in (b",", b";")
+}
 _BIAS = re.compile(r"\((-?\d+)\)\s*$")
 _HEADER_NAME = (
     r"^\\\\(?P<host>[^\\]*)\\(?P<group>[^\\(]*?)(?:\((?P<instance>.*)\))?\\(?P<counter>[^\\]*)$"
@@ -271,7 +273,7 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
                 has_dates=time_facts.has_dates,
                 timestamp_resolution_s=time_facts.resolution_s,
                 utc_offset_min=time_facts.bias_min,
-                interval_s=_interval_s(sampled, time_facts.resolution_s),
+                interval_s=_interval_s(sampled),
                 first_sampled_at=min(sampled),
                 last_sampled_at=max(sampled),
             )
@@ -325,7 +327,8 @@ def _decode(raw: bytes) -> str:
 
 def _header_cells(raw: bytes, layout: _Layout, path: str) -> list[str]:
     line = raw[: -len(layout.terminator)]
-    line = _MISSING_COMMA.sub(rb"\1,", line) if layout.quoted else line
+    if layout.quoted:
+        line = _MISSING_DELIMITER[layout.delimiter].sub(rb"\1" + layout.delimiter, line)
     try:
         cells = next(csv.reader([_decode(line)], delimiter=layout.delimiter.decode(), strict=True))
     except csv.Error as exc:
@@ -439,8 +442,8 @@ def _row_cells(
         progress.blank_lines += 1
         return None
     delim = layout.delimiter
-    if layout.quoted and b'", ' in line:
-        line, repaired = _MISSING_COMMA.subn(rb"\1,", line)
+    if layout.quoted:
+        line, repaired = _insert_missing_delimiters(line, delim)
         progress.repaired_cells += repaired
     found = line.count(delim) + 1
     if found != nfields or (maybe_truncated and layout.quoted and line.count(b'"') % 2):
@@ -467,6 +470,31 @@ def _row_cells(
     return line[cut + 1 : end]
 
 
+def _insert_missing_delimiters(line: bytes, delim: bytes) -> tuple[bytes, int]:
+    """Give each unquoted space-padded cell the delimiter esxtop forgot after it.
+
+    `..."0.00",    73.1"8.93",...` becomes `..."0.00",    73.1,"8.93",...`. A search for
+    `", ` (native, rare in a row) finds the few candidates, so long rows stay fast.
+    """
+    marker = b'"' + delim + b" "
+    start = line.find(marker)
+    if start < 0:
+        return line, 0
+    parts: list[bytes] = []
+    done = 0
+    repaired = 0
+    while start >= 0:
+        cell_start = start + 2
+        quote = line.find(b'"', cell_start)
+        if quote >= 0 and line.find(delim, cell_start, quote) < 0:
+            parts += [line[done:quote], delim]
+            done = quote
+            repaired += 1
+        start = line.find(marker, cell_start)
+    parts.append(line[done:])
+    return b"".join(parts), repaired
+
+
 def _parse_cells(
     rests: list[bytes],
     ncols: int,
@@ -477,14 +505,10 @@ def _parse_cells(
 ) -> None:
     """Parse the cells of some rows into one value column, then attach ids natively."""
     delim = layout.delimiter
-    # Every cell on its own line; the final newline keeps an empty last cell.
-    body = delim.join(rests) + delim
+    # Every cell on its own line (one translate pass: delimiter to newline, quotes out, and a
+    # locale copy's decimal comma to a point); the final newline keeps an empty last cell.
+    body = (delim.join(rests) + delim).translate(_TO_LINES[delim], b'"')
     del rests[:]
-    if layout.quoted:
-        body = body.replace(b'"', b"")
-    if delim == b";":
-        body = body.replace(b",", b".")
-    body = body.replace(delim, b"\n")
     nrows = len(progress.sample_lines) - first_sample
     values = _values(body, nrows * ncols)
     del body
@@ -500,14 +524,33 @@ def _parse_cells(
         progress.empty_cells += values.null_count
     if len(values) != nrows * ncols:
         raise ParseError(path, f"line {progress.sample_lines[first_sample]}", "cell count mismatch")
-    sample_ids = np.repeat(np.arange(first_sample, first_sample + nrows, dtype=np.int32), ncols)
-    counter_ids = np.tile(np.arange(ncols, dtype=np.int32), nrows)
+    order = _snake_order(nrows, ncols)
+    sample_ids = (order // ncols + first_sample).astype(np.int32)
+    counter_ids = (order % ncols).astype(np.int32)
     progress.batches.append(
         pa.RecordBatch.from_arrays(
-            [pa.array(sample_ids), pa.array(counter_ids), values], schema=SAMPLES_SCHEMA
+            [pa.array(sample_ids), pa.array(counter_ids), values.take(pa.array(order))],
+            schema=SAMPLES_SCHEMA,
         )
     )
 
+
+def _snake_order(nrows: int, ncols: int) -> np.ndarray:
+    """Row-major cell positions reordered counter by counter, alternating the row direction.
+
+    Counter-major order puts each counter's values side by side (runs of equal values, narrow
+    ranges: DuckDB's RLE and ALP shrink them 4x versus row order), and alternating direction
+    makes sample_index step by +1/-1 only, which DuckDB bit-packs as 2-bit deltas.
+    """
+    order = np.arange(nrows * ncols, dtype=np.int64).reshape(nrows, ncols).T.copy()
+    order[1::2] = order[1::2, ::-1]
+    return order.ravel()
+
+
+_TO_LINES = {
+    b",": bytes.maketrans(b",", b"\n"),
+    b";": bytes.maketrans(b";,", b"\n."),
+}
 
 _READ = pacsv.ReadOptions(column_names=["value"], block_size=16 << 20)
 _SPLIT = pacsv.ParseOptions(quote_char=False, ignore_empty_lines=False)
@@ -630,11 +673,8 @@ def _on_epoch_days(times: list[dt.datetime]) -> list[dt.datetime]:
     return out
 
 
-def _interval_s(sampled: list[dt.datetime], resolution_s: int) -> float | None:
-    """Median step, or span / (n - 1) when stamps collide (Excel kept only the minute)."""
-    if len(sampled) < 2:
-        return None
-    steps = [(b - a).total_seconds() for a, b in itertools.pairwise(sampled)]
-    if resolution_s == 1 and all(step > 0 for step in steps):
-        return statistics.median(steps)
+def _interval_s(sampled: list[dt.datetime]) -> float | None:
+    """Mean step, span / (n - 1): stable when stamps lost their seconds (Excel) or jitter."""
+    if len(sampled) < 2 or sampled[-1] == sampled[0]:
+        return None  # one sample, or all within one minute of an Excel re-save
     return round((sampled[-1] - sampled[0]).total_seconds() / (len(sampled) - 1), 3)

@@ -63,7 +63,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.records import ParseError, Parsed, RunState, SourceFile
+from ingest.records import Parsed, ParseError, RunState, SourceFile
 
 FORMAT = "vdbench"
 PARSER_VERSION = "1"
@@ -200,21 +200,44 @@ _RD_LINE = re.compile(rf"^(?P<tod>{_TOD}) Starting (?P<rd>RD=.*?)\s*$")
 _DATA_LINE = re.compile(rf"^(?P<tod>{_TOD})\s*(?P<label>avg_\d+-\d+|\d+)\s+(?P<rest>\S.*?)\s*$")
 _AVG_LABEL = re.compile(r"^avg_(\d+)-(\d+)$")
 _NUMBER = re.compile(r"^-?(\d+(\.\d*)?|\.\d+)$|^NaN$")
-_VERSION = re.compile(r"Vdbench distribution:\s+(?P<version>vdbench\w+)(?:\s+(?P<build>\S.*?))?\s*$")
+_VERSION = re.compile(
+    r"Vdbench distribution:\s+(?P<version>vdbench\w+)(?:\s+(?P<build>\S.*?))?\s*$"
+)
 _CREATED_UTC = re.compile(r"created .*\((?P<utc>\d\d:\d\d:\d\d \w{3} \d\d \d{4}) UTC\)")
 _COMPLETED = "Vdbench execution completed successfully"
 _FORMAT_RUNS = ("SD_format", "FSD_format")
 
 # Field names of the numbers after the label, per (layout, has cpu) - FORMATS.md 2.5.
-_BASE = ["iops", "mib_per_s", "bytes_per_io", "read_pct", "resp_ms", "read_resp_ms", "write_resp_ms"]
+_BASE = [
+    "iops",
+    "mib_per_s",
+    "bytes_per_io",
+    "read_pct",
+    "resp_ms",
+    "read_resp_ms",
+    "write_resp_ms",
+]
 _LAYOUTS: dict[int, tuple[str, bool, list[str]]] = {
-    12: ("50406", True, [*_BASE, "resp_max_ms", "resp_stddev_ms", "queue_depth",
-                         "cpu_sys_user_pct", "cpu_sys_pct"]),
+    12: (
+        "50406",
+        True,
+        [*_BASE, "resp_max_ms", "resp_stddev_ms", "queue_depth", "cpu_sys_user_pct", "cpu_sys_pct"],
+    ),
     10: ("50406", False, [*_BASE, "resp_max_ms", "resp_stddev_ms", "queue_depth"]),
-    13: ("50407", True, [*_BASE, "read_max_ms", "write_max_ms", "resp_stddev_ms", "queue_depth",
-                         "cpu_sys_user_pct", "cpu_sys_pct"]),
-    11: ("50407", False, [*_BASE, "read_max_ms", "write_max_ms", "resp_stddev_ms",
-                          "queue_depth"]),
+    13: (
+        "50407",
+        True,
+        [
+            *_BASE,
+            "read_max_ms",
+            "write_max_ms",
+            "resp_stddev_ms",
+            "queue_depth",
+            "cpu_sys_user_pct",
+            "cpu_sys_pct",
+        ],
+    ),
+    11: ("50407", False, [*_BASE, "read_max_ms", "write_max_ms", "resp_stddev_ms", "queue_depth"]),
 }
 
 
@@ -271,8 +294,13 @@ class _RunState:
 def _rd_facts(rd_text: str) -> dict[str, Any]:
     """`RD=run1; I/O rate: Uncontrolled MAX; elapsed=300 warmup=60; For loops: None`."""
     name = rd_text[3:].split(";", 1)[0].strip()
-    facts: dict[str, Any] = {"rd_name": name, "io_rate_text": None, "elapsed_s": None,
-                             "warmup_s": None, "for_loops": None}
+    facts: dict[str, Any] = {
+        "rd_name": name,
+        "io_rate_text": None,
+        "elapsed_s": None,
+        "warmup_s": None,
+        "for_loops": None,
+    }
     rate = re.search(r"I/O rate: ([^;]*)", rd_text)
     if rate:
         facts["io_rate_text"] = rate.group(1).strip()
@@ -337,8 +365,11 @@ def _parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parse
     created_at: dt.datetime | None = None
     completed = False
     runs: list[_RunState] = []
+    lines = text.splitlines()
+    # A last line without its newline may have been cut by a run that never finished.
+    cut_line = len(lines) if text and not text.endswith("\n") else None
 
-    for line_no, raw_line in enumerate(text.splitlines(), start=1):
+    for line_no, raw_line in enumerate(lines, start=1):
         line = _TAG.sub("", raw_line).rstrip()
         if not line:
             continue
@@ -360,8 +391,11 @@ def _parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parse
             # logfile.html prints each start twice (anchored and plain): one run.
             if current and current.rd_text == rd_text and not current.intervals and not current.avg:
                 continue
-            runs.append(_RunState(len(runs), rd_text, _rd_facts(rd_text)["rd_name"],
-                                  rd_match.group("tod"), []))
+            runs.append(
+                _RunState(
+                    len(runs), rd_text, _rd_facts(rd_text)["rd_name"], rd_match.group("tod"), []
+                )
+            )
             continue
         data = _DATA_LINE.match(line)
         if not data:
@@ -370,16 +404,29 @@ def _parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parse
         label = data.group("label")
         if not all(_NUMBER.match(t) for t in tokens):
             if label.startswith("avg_") or _NUMBER.match(tokens[0]):
-                raise _fail(source, line_no, f"malformed Vdbench {'totals' if label.startswith('avg_') else 'interval'} line: non-numeric value")
+                what = "totals" if label.startswith("avg_") else "interval"
+                raise _fail(source, line_no, f"malformed Vdbench {what} line: non-numeric value")
             continue  # a log message that happens to start with a number
         if len(tokens) not in _LAYOUTS:
-            raise _fail(source, line_no, f"expected 10, 11, 12 or 13 numbers after the interval label, found {len(tokens)}")
+            if line_no == cut_line:
+                # The VM's output stops mid-line (the run was killed): keep what came before.
+                parsed.notes.append(f"line {line_no}: dropped the last line, cut short")
+                continue
+            raise _fail(
+                source,
+                line_no,
+                f"expected 10, 11, 12 or 13 numbers after the interval label, found {len(tokens)}",
+            )
         line_layout, has_cpu, names = _LAYOUTS[len(tokens)]
         if layout is None:
             layout = (line_layout, has_cpu)
             _check_version(source, line_no, version, line_layout)
         elif layout != (line_layout, has_cpu):
-            raise _fail(source, line_no, f"column layout changed within the file: {len(tokens)} numbers after the label")
+            raise _fail(
+                source,
+                line_no,
+                f"column layout changed within the file: {len(tokens)} numbers after the label",
+            )
         if not runs:
             raise _fail(source, line_no, "interval line before any 'Starting RD=' line")
         run = runs[-1]
@@ -387,30 +434,56 @@ def _parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parse
         tod = data.group("tod")
         if label.startswith("avg_"):
             if run.avg is not None:
-                raise _fail(source, line_no, f"second avg_ line for run {run.rd_name!r} without a new 'Starting RD=' line")
+                raise _fail(
+                    source,
+                    line_no,
+                    f"second avg_ line for run {run.rd_name!r} without a new 'Starting RD=' line",
+                )
             run.avg, run.avg_label, run.ended_tod = values, label, tod
         else:
-            run.intervals.append(VdbenchInterval(
-                run_index=run.index, rd_name=run.rd_name, interval_index=int(label),
-                tod=tod, tod_ms=_tod_ms(tod), **values))
+            run.intervals.append(
+                VdbenchInterval(
+                    run_index=run.index,
+                    rd_name=run.rd_name,
+                    interval_index=int(label),
+                    tod=tod,
+                    tod_ms=_tod_ms(tod),
+                    **values,
+                )
+            )
 
     if not runs:
-        raise ParseError(source.path, "end of file", "no 'Starting RD=' line: not a Vdbench run report")
+        raise ParseError(
+            source.path, "end of file", "no 'Starting RD=' line: not a Vdbench run report"
+        )
 
     finished = [_finish_run(run) for run in runs]
     for run in finished:
         if run.state is RunState.unfinished and not run.is_format_run:
-            parsed.notes.append(f"run {run.rd_name!r} (#{run.run_index}) has no avg_ line: it did not finish")
+            parsed.notes.append(
+                f"run {run.rd_name!r} (#{run.run_index}) has no avg_ line: it did not finish"
+            )
     case_name, vm_name = _case_and_vm(source)
-    parsed.add("vdbench_outputs", [VdbenchOutput(
-        output_kind=kind, case_name=case_name, vm_name=vm_name,
-        vdbench_version=version, vdbench_build_text=build,
-        column_layout=layout[0] if layout else None,
-        has_cpu_columns=layout[1] if layout else None,
-        report_created_at=created_at, run_count=len(finished),
-        interval_count=sum(len(r.intervals) for r in runs),
-        completed_successfully=completed if kind in (OutputKind.stdout, OutputKind.summary, OutputKind.logfile) else None,
-    )])
+    parsed.add(
+        "vdbench_outputs",
+        [
+            VdbenchOutput(
+                output_kind=kind,
+                case_name=case_name,
+                vm_name=vm_name,
+                vdbench_version=version,
+                vdbench_build_text=build,
+                column_layout=layout[0] if layout else None,
+                has_cpu_columns=layout[1] if layout else None,
+                report_created_at=created_at,
+                run_count=len(finished),
+                interval_count=sum(len(r.intervals) for r in runs),
+                completed_successfully=completed
+                if kind in (OutputKind.stdout, OutputKind.summary, OutputKind.logfile)
+                else None,
+            )
+        ],
+    )
     parsed.add("vdbench_runs", finished)
     parsed.add("vdbench_intervals", [i for r in runs for i in r.intervals])
 
@@ -421,7 +494,11 @@ def _check_version(source: SourceFile, line_no: int, version: str | None, layout
         return
     expected = "50407" if number >= 50407 else "50406"
     if expected != layout:
-        raise _fail(source, line_no, f"{version} prints the {expected} column layout but this line has the {layout} layout")
+        raise _fail(
+            source,
+            line_no,
+            f"{version} prints the {expected} column layout but this line has the {layout} layout",
+        )
 
 
 def _parse_created(text: str) -> dt.datetime | None:
@@ -436,21 +513,36 @@ def _parse_created(text: str) -> dt.datetime | None:
 
 # flatfile column -> (field, kind); kind f = float, i = int, s = text.
 _FLAT_COLUMNS: dict[str, tuple[str, str]] = {
-    "rate": ("iops", "f"), "MB/sec": ("mib_per_s", "f"), "bytes/io": ("bytes_per_io", "i"),
-    "read%": ("read_pct", "f"), "resp": ("resp_ms", "f"), "read_resp": ("read_resp_ms", "f"),
-    "write_resp": ("write_resp_ms", "f"), "resp_max": ("resp_max_ms", "f"),
-    "read_max": ("read_max_ms", "f"), "write_max": ("write_max_ms", "f"),
-    "resp_std": ("resp_stddev_ms", "f"), "read_std": ("read_stddev_ms", "f"),
-    "write_std": ("write_stddev_ms", "f"), "queue_depth": ("queue_depth", "f"),
-    "cpu_used": ("cpu_sys_user_pct", "f"), "cpu_kernel": ("cpu_sys_pct", "f"),
+    "rate": ("iops", "f"),
+    "MB/sec": ("mib_per_s", "f"),
+    "bytes/io": ("bytes_per_io", "i"),
+    "read%": ("read_pct", "f"),
+    "resp": ("resp_ms", "f"),
+    "read_resp": ("read_resp_ms", "f"),
+    "write_resp": ("write_resp_ms", "f"),
+    "resp_max": ("resp_max_ms", "f"),
+    "read_max": ("read_max_ms", "f"),
+    "write_max": ("write_max_ms", "f"),
+    "resp_std": ("resp_stddev_ms", "f"),
+    "read_std": ("read_stddev_ms", "f"),
+    "write_std": ("write_stddev_ms", "f"),
+    "queue_depth": ("queue_depth", "f"),
+    "cpu_used": ("cpu_sys_user_pct", "f"),
+    "cpu_kernel": ("cpu_sys_pct", "f"),
 }
 _FLAT_RUN_ONLY: dict[str, tuple[str, str]] = {
-    "reqrate": ("requested_iops", "f"), "xfersize": ("xfersize_bytes", "i"),
-    "threads": ("threads", "i"), "rdpct": ("requested_read_pct", "f"),
-    "rhpct": ("read_hit_pct", "f"), "whpct": ("write_hit_pct", "f"),
-    "seekpct": ("requested_seek_pct", "f"), "lunsize": ("lun_size_gib", "f"),
-    "compratio": ("compratio_requested", "f"), "dedupratio": ("dedupratio_requested", "f"),
-    "cpu_user": ("cpu_user_pct", "f"), "cpu_wait": ("cpu_wait_pct", "f"),
+    "reqrate": ("requested_iops", "f"),
+    "xfersize": ("xfersize_bytes", "i"),
+    "threads": ("threads", "i"),
+    "rdpct": ("requested_read_pct", "f"),
+    "rhpct": ("read_hit_pct", "f"),
+    "whpct": ("write_hit_pct", "f"),
+    "seekpct": ("requested_seek_pct", "f"),
+    "lunsize": ("lun_size_gib", "f"),
+    "compratio": ("compratio_requested", "f"),
+    "dedupratio": ("dedupratio_requested", "f"),
+    "cpu_user": ("cpu_user_pct", "f"),
+    "cpu_wait": ("cpu_wait_pct", "f"),
     "cpu_idle": ("cpu_idle_pct", "f"),
 }
 _FLAT_IDENTITY = {"tod", "timestamp", "Run", "Interval", "version"}
@@ -477,8 +569,9 @@ def _parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
     run_name: str | None = None
     last_interval = 0
 
-    def close(avg: dict[str, Any] | None, label: str | None, tod: str | None,
-              extra: dict[str, Any] | None) -> None:
+    def close(
+        avg: dict[str, Any] | None, label: str | None, tod: str | None, extra: dict[str, Any] | None
+    ) -> None:
         nonlocal run_intervals
         assert run_name is not None
         first = last = None
@@ -486,13 +579,27 @@ def _parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
             match = _AVG_LABEL.match(label)
             assert match is not None
             first, last = int(match.group(1)), int(match.group(2))
-        runs.append(VdbenchRun(
-            run_index=len(runs), rd_name=run_name, rd_text=None, io_rate_text=None,
-            elapsed_s=None, warmup_s=None, for_loops=None, is_format_run=run_name in _FORMAT_RUNS,
-            started_tod=run_intervals[0].tod if run_intervals else None,
-            state=RunState.ok if avg is not None else RunState.unfinished,
-            avg_label=label, first_interval=first, last_interval=last, ended_tod=tod,
-            interval_count=len(run_intervals), extra_json=extra, **(avg or {})))
+        runs.append(
+            VdbenchRun(
+                run_index=len(runs),
+                rd_name=run_name,
+                rd_text=None,
+                io_rate_text=None,
+                elapsed_s=None,
+                warmup_s=None,
+                for_loops=None,
+                is_format_run=run_name in _FORMAT_RUNS,
+                started_tod=run_intervals[0].tod if run_intervals else None,
+                state=RunState.ok if avg is not None else RunState.unfinished,
+                avg_label=label,
+                first_interval=first,
+                last_interval=last,
+                ended_tod=tod,
+                interval_count=len(run_intervals),
+                extra_json=extra,
+                **(avg or {}),
+            )
+        )
         intervals.extend(run_intervals)
         run_intervals = []
 
@@ -508,29 +615,45 @@ def _parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
                     raise _fail(source, line_no, "flatfile header lacks 'Run' or 'Interval'")
             continue
         if len(tokens) != len(header):
-            raise _fail(source, line_no, f"expected {len(header)} columns as in the header, found {len(tokens)}")
+            raise _fail(
+                source,
+                line_no,
+                f"expected {len(header)} columns as in the header, found {len(tokens)}",
+            )
         row = dict(zip(header, tokens, strict=True))
         if not re.fullmatch(_TOD, row["tod"]):
             raise _fail(source, line_no, f"column 'tod': {row['tod']!r} is not a time of day")
         if row.get("version", "n/a") != "n/a":
             version = row["version"]
-        metrics = {field: _flat_value(row[col], kind, source, line_no, col)
-                   for col, (field, kind) in _FLAT_COLUMNS.items() if col in row}
+        metrics = {
+            field: _flat_value(row[col], kind, source, line_no, col)
+            for col, (field, kind) in _FLAT_COLUMNS.items()
+            if col in row
+        }
         label = row["Interval"]
         is_avg = label.startswith("avg_")
         if not is_avg and not label.isdigit():
-            raise _fail(source, line_no, f"column 'Interval': {label!r} is neither a number nor avg_<first>-<last>")
+            raise _fail(
+                source,
+                line_no,
+                f"column 'Interval': {label!r} is neither a number nor avg_<first>-<last>",
+            )
         if is_avg and not _AVG_LABEL.match(label):
             raise _fail(source, line_no, f"column 'Interval': malformed label {label!r}")
         # A new run starts with a new name, or with interval numbering restarting (for loops).
-        if run_name is not None and (row["Run"] != run_name or (not is_avg and int(label) <= last_interval)):
+        if run_name is not None and (
+            row["Run"] != run_name or (not is_avg and int(label) <= last_interval)
+        ):
             close(None, None, None, None)
             run_name = None
         if run_name is None:
             run_name, last_interval = row["Run"], 0
         if is_avg:
-            extras = {field: _flat_value(row[col], kind, source, line_no, col)
-                      for col, (field, kind) in _FLAT_RUN_ONLY.items() if col in row}
+            extras = {
+                field: _flat_value(row[col], kind, source, line_no, col)
+                for col, (field, kind) in _FLAT_RUN_ONLY.items()
+                if col in row
+            }
             requested = extras.get("requested_iops")
             extras["is_max_rate"] = None if requested is None else requested in _MAX_RATES
             known = _FLAT_IDENTITY | set(_FLAT_COLUMNS) | set(_FLAT_RUN_ONLY)
@@ -539,10 +662,17 @@ def _parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
             run_name = None
             continue
         last_interval = int(label)
-        run_intervals.append(VdbenchInterval(
-            run_index=len(runs), rd_name=run_name, interval_index=last_interval,
-            tod=row["tod"], tod_ms=_tod_ms(row["tod"]), local_timestamp_text=row.get("timestamp"),
-            **metrics))
+        run_intervals.append(
+            VdbenchInterval(
+                run_index=len(runs),
+                rd_name=run_name,
+                interval_index=last_interval,
+                tod=row["tod"],
+                tod_ms=_tod_ms(row["tod"]),
+                local_timestamp_text=row.get("timestamp"),
+                **metrics,
+            )
+        )
 
     if header is None:
         raise ParseError(source.path, "end of file", "no flatfile header line starting with 'tod'")
@@ -551,11 +681,24 @@ def _parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
     if not runs:
         raise ParseError(source.path, "end of file", "flatfile has a header but no rows")
     case_name, vm_name = _case_and_vm(source)
-    parsed.add("vdbench_outputs", [VdbenchOutput(
-        output_kind=OutputKind.flatfile, case_name=case_name, vm_name=vm_name,
-        vdbench_version=version, vdbench_build_text=None, column_layout="flatfile",
-        has_cpu_columns="cpu_used" in header, report_created_at=None, run_count=len(runs),
-        interval_count=len(intervals), completed_successfully=None)])
+    parsed.add(
+        "vdbench_outputs",
+        [
+            VdbenchOutput(
+                output_kind=OutputKind.flatfile,
+                case_name=case_name,
+                vm_name=vm_name,
+                vdbench_version=version,
+                vdbench_build_text=None,
+                column_layout="flatfile",
+                has_cpu_columns="cpu_used" in header,
+                report_created_at=None,
+                run_count=len(runs),
+                interval_count=len(intervals),
+                completed_successfully=None,
+            )
+        ],
+    )
     parsed.add("vdbench_runs", runs)
     parsed.add("vdbench_intervals", intervals)
 
