@@ -15,12 +15,12 @@ SHARED=${PERF_SHARED_DIR:-$(cd .. && pwd)/shared}
 mkdir -p "$(dirname "$PERF_DUCKDB_PATH")"
 . .venv/bin/activate
 
-echo "== ingest: bundled real tool outputs ($SHARED/samples, tests/fixtures)"
+echo "== ingest: bundled real tool outputs ($SHARED/samples) and valid fixtures (tests/fixtures/*/valid)"
 # Some bundled samples are broken on purpose (a fio file holding only error
 # text...): they are rejected with a reason and the rest loads, so exit 1 is
 # expected here; anything else is a failure.
 set +e
-python -m ingest load "$SHARED/samples" tests/fixtures --quiet
+python -m ingest load "$SHARED/samples" tests/fixtures/*/valid --quiet
 status=$?
 set -e
 if [ "$status" -gt 1 ]; then echo "ingest failed (exit $status)" >&2; exit "$status"; fi

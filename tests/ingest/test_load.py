@@ -226,3 +226,22 @@ def test_empty_output_file_rejected_other_files_load(db, tmp_path, capsys):
 )
 def test_hcibench_case_of(path, known, expected):
     assert hcibench_case_of(path, known) == expected
+
+
+def test_warehouse_opens_in_the_duckdb_cli(db):
+    """CONTRACT.md: analysts open the file with the pip-installed DuckDB CLI."""
+    import subprocess
+    import sys
+
+    cli = Path(sys.executable).parent / "duckdb"
+    if not cli.exists():
+        pytest.skip("duckdb-cli not installed in this environment")
+    assert main(["load", str(GOOD), "--db", str(db), "--quiet"]) == 0
+    out = subprocess.run(
+        [str(cli), str(db), "-csv", "-c", "select count(*) from raw.fio_jobs"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert out.strip().splitlines()[-1] == "1"
