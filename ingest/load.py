@@ -33,6 +33,10 @@ from ingest.walk import Member, Refused, expand, folder_chain
 # Empty files with these endings are tool outputs that never got written
 # (a crashed run); they are rejected, not skipped, so nobody misses them.
 _OUTPUT_SUFFIXES = (".json", ".csv", ".out", ".txt")
+# Documentation and scripts quote tool output (a README with a -res.txt block,
+# a fixture generator) but are never tool output themselves: no tool writes
+# these endings, so they are skipped before content detection can be fooled.
+_NEVER_OUTPUT_SUFFIXES = (".md", ".markdown", ".rst", ".py", ".rb", ".sh", ".ps1", ".ipynb")
 
 _DUCKDB_TYPES = {
     pa.int64(): "BIGINT",
@@ -148,11 +152,18 @@ class Warehouse:
                         f'alter table raw.{name} add column "{f.name}" {_duckdb_type(f.type)}'
                     )
 
-    def find_by_sha(self, sha256: str) -> list[tuple[int, str, str, str]]:
+    def find_same_content(
+        self, sha256: str, hcibench_case: str | None
+    ) -> list[tuple[int, str, str, str]]:
+        """Earlier loads of these bytes in the same context.
+
+        The context is the HCIBench test case: every case folder holds its
+        own byte-identical copy of `vsan.cfg` (and often `hcibench.cfg`), and
+        each copy describes its own case, so it is loaded once per case."""
         return self.con.execute(
             "select source_file_id, path, labels_json, parser_version "
-            "from raw.source_files where sha256 = ?",
-            [sha256],
+            "from raw.source_files where sha256 = ? and hcibench_case is not distinct from ?",
+            [sha256, hcibench_case],
         ).fetchall()
 
     def find_by_path(self, path: str) -> list[int]:
@@ -315,6 +326,10 @@ def load_member(
                 reason="empty file: the tool wrote no output",
             )
         return Outcome(member.path, "skipped", reason="empty file")
+    if name.lower().endswith(_NEVER_OUTPUT_SUFFIXES):
+        return Outcome(
+            member.path, "skipped", reason="documentation or source code, not tool output"
+        )
     fmt = detect_format(data[:HEAD_BYTES], name)
     if fmt is None:
         return Outcome(member.path, "skipped", reason="not a supported format")
@@ -330,7 +345,7 @@ def load_member(
     source = source_for(member.path, data, labels=labels, hcibench_case=case)
     labels_json = json.dumps(labels, sort_keys=True)
 
-    same_content = warehouse.find_by_sha(source.sha256)
+    same_content = warehouse.find_same_content(source.sha256, source.hcibench_case)
     current = [
         row for row in same_content if row[2] == labels_json and row[3] == module.PARSER_VERSION
     ]

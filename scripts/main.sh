@@ -20,7 +20,7 @@ echo "== ingest: bundled real tool outputs ($SHARED/samples) and valid fixtures 
 # text...): they are rejected with a reason and the rest loads, so exit 1 is
 # expected here; anything else is a failure.
 set +e
-python -m ingest load "$SHARED/samples" tests/fixtures/*/valid --quiet
+python -m ingest load "$SHARED/samples" tests/fixtures/*/valid tests/fixtures/hcibench/results --quiet
 status=$?
 set -e
 if [ "$status" -gt 1 ]; then echo "ingest failed (exit $status)" >&2; exit "$status"; fi

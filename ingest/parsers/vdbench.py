@@ -177,8 +177,13 @@ TABLES = {
 # ---------------------------------------------------------------------------------------------
 # detection
 
-_VERSION_LINE = re.compile(rb"Vdbench distribution:\s+vdbench\w+")
-_UNITS_LINE = re.compile(rb"rate\s+1024\*\*2|rate\s+1000\*\*2")
+# Each marker must open a line (after Vdbench's time stamp or HTML tags), so documents that merely
+# quote Vdbench output (a README, PROVENANCE.md) are not taken for it.
+_VERSION_LINE = re.compile(
+    rb"^(?:\d\d:\d\d:\d\d\.\d{3} )?Vdbench distribution:\s+vdbench\w+", re.MULTILINE
+)
+_START_LINE = re.compile(rb"^(?:<[^>]*>)*\d\d:\d\d:\d\d\.\d{3} Starting RD=", re.MULTILINE)
+_UNITS_LINE = re.compile(rb"^\s+rate\s+10[02]4\*\*2\s", re.MULTILINE)
 _FLAT_HEADER = re.compile(rb"^\s+tod\s+(timestamp\s+)?Run\s+Interval\s", re.MULTILINE)
 
 
@@ -188,7 +193,7 @@ def detect(head: bytes, name: str) -> bool:
         return True
     if _VERSION_LINE.search(head):
         return True
-    return b"Starting RD=" in head and bool(_UNITS_LINE.search(head))
+    return bool(_START_LINE.search(head)) and bool(_UNITS_LINE.search(head))
 
 
 # ---------------------------------------------------------------------------------------------

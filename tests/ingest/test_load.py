@@ -245,3 +245,25 @@ def test_warehouse_opens_in_the_duckdb_cli(db):
         check=True,
     ).stdout
     assert out.strip().splitlines()[-1] == "1"
+
+
+def test_identical_copies_in_two_hcibench_cases_load_once_per_case(db, tmp_path):
+    """Every case folder holds its own byte-identical vsan.cfg; each describes its case."""
+    cfg = (
+        b"Local vSAN Datastore Name: vsanDatastore\nvSAN Type: All-Flash\nNumber of Hosts: 4\n"
+        b"Disk Groups per Host: 2\nSpace Efficiency: None\n"
+    )
+    for epoch in ("1600000000", "1600000900"):
+        case = tmp_path / "t" / f"fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-{epoch}"
+        case.mkdir(parents=True)
+        (case / "vsan.cfg").write_bytes(cfg)
+        shutil.copy(GOOD, case / "vm-1.json")
+    main(["load", str(tmp_path / "t"), "--db", str(db), "--quiet"])
+    cases = query(
+        db, "select count(distinct hcibench_case) from raw.source_files where name = 'vsan.cfg'"
+    )
+    assert cases == [(2,)]
+    # ...and loading again still adds nothing
+    before = counts(db)
+    main(["load", str(tmp_path / "t"), "--db", str(db), "--quiet"])
+    assert counts(db) == before
