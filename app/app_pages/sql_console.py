@@ -1,0 +1,53 @@
+"""SQL console: one read-only SELECT on a locked-down connection, downloadable as CSV."""
+
+import streamlit as st
+
+from app.lib import db, queries, sql_console, ui
+
+db_path, _ = ui.context()
+
+st.caption(
+    f"One `SELECT` or `WITH` query, read-only, no file or network access, stopped after "
+    f"{sql_console.DEFAULT_TIMEOUT_S:g} s, at most {sql_console.DEFAULT_MAX_ROWS:,} rows. "
+    "Analysts should query the `marts` schema: it is the stable interface."
+)
+with st.expander("Tables in `marts`"):
+    tables = queries.marts_columns(db_path)
+    if not tables:
+        st.write("No marts yet.")
+    for table, columns in tables.items():
+        st.markdown(f"`marts.{table}`: " + ", ".join(f"`{c}`" for c in columns))
+
+sql = st.text_area(
+    "Query",
+    value="select testbed, profile, read_pct, iops, avg_latency_ms\n"
+    "from marts.fct_workload_results\norder by iops desc\nlimit 20",
+    height=160,
+    key="sql_text",
+)
+if st.button("Run", type="primary", icon=":material/play_arrow:", key="sql_run"):
+    try:
+        st.session_state["sql_result"] = sql_console.run_query(db_path, sql)
+        st.session_state.pop("sql_error", None)
+    except (sql_console.QueryRejected, db.WarehouseUnavailable) as exc:
+        st.session_state["sql_error"] = str(exc)
+        st.session_state.pop("sql_result", None)
+
+if "sql_error" in st.session_state:
+    st.error(st.session_state["sql_error"], icon=":material/block:")
+result = st.session_state.get("sql_result")
+if result is not None:
+    note = f"{len(result.frame):,} rows in {result.elapsed_s:.2f} s"
+    if result.truncated:
+        note += f" (truncated at the {sql_console.DEFAULT_MAX_ROWS:,}-row limit)"
+    st.caption(note)
+    st.dataframe(result.frame, hide_index=True)
+    st.download_button(
+        "Download CSV",
+        sql_console.to_csv(result.frame),
+        file_name="query.csv",
+        mime="text/csv",
+        on_click="ignore",
+        icon=":material/download:",
+        key="sql_csv",
+    )

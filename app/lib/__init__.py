@@ -1,0 +1,1 @@
+"""Helpers of the dashboard: connections, queries, chart builders, the SQL console."""

@@ -1,0 +1,77 @@
+"""Entry point: `streamlit run app/streamlit_app.py`.
+
+Builds the navigation, renders the title and the shared sidebar filters (kept in session
+state for the pages), checks the warehouse can be opened, then runs the chosen page.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# `streamlit run` puts only this folder on sys.path; the app imports `app.lib` and
+# `ingest.settings` from the repository root.
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app.lib import db, queries  # noqa: E402
+from app.lib.filters import FILTER_LABELS, Filters  # noqa: E402
+
+st.set_page_config(
+    page_title="vSAN performance warehouse", page_icon=":material/speed:", layout="wide"
+)
+
+PAGES = [
+    st.Page(
+        "app_pages/ra_comparison.py",
+        title="RA comparison",
+        icon=":material/bar_chart:",
+        default=True,
+    ),
+    st.Page("app_pages/profile_deltas.py", title="Profiles & configs", icon=":material/tune:"),
+    st.Page("app_pages/transport.py", title="TCP vs RDMA", icon=":material/swap_horiz:"),
+    st.Page("app_pages/capacity.py", title="Capacity", icon=":material/storage:"),
+    st.Page("app_pages/scaling.py", title="Scaling", icon=":material/trending_up:"),
+    st.Page("app_pages/run_explorer.py", title="Run explorer", icon=":material/search:"),
+    st.Page("app_pages/sql_console.py", title="SQL console", icon=":material/terminal:"),
+    st.Page("app_pages/data_quality.py", title="Data quality", icon=":material/fact_check:"),
+]
+page = st.navigation(PAGES)
+
+db_path = str(db.warehouse_path())
+st.session_state["db_path"] = db_path
+st.title("vSAN performance warehouse")
+st.caption(f"{page.title} · warehouse `{db_path}`")
+
+try:
+    tables = queries.marts_columns(db_path)
+except db.WarehouseUnavailable as exc:
+    st.error(str(exc), icon=":material/error:")
+    st.stop()
+
+if not tables:
+    st.warning(
+        "The warehouse has no `marts` tables yet: run `dbt build` "
+        "(`bash scripts/main.sh --no-serve` does ingest, dbt and validation).",
+        icon=":material/warning:",
+    )
+
+with st.sidebar:
+    st.header("Filters")
+    options = queries.filter_options(db_path)
+    chosen = {
+        name: tuple(
+            st.multiselect(label, options.get(name, []), key=f"filter_{name}", placeholder="All")
+        )
+        for name, label in FILTER_LABELS.items()
+    }
+    st.caption("Empty = all. Rows without a label (the run did not say) are kept.")
+st.session_state["filters"] = Filters(**chosen)
+
+try:
+    page.run()
+except db.WarehouseUnavailable as exc:
+    st.error(str(exc), icon=":material/error:")
