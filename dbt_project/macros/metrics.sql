@@ -1,0 +1,19 @@
+{% macro pct_change(new_value, old_value) -%}
+    {#- CONTRACT.md: percent deltas are 100 * (new - old) / old; NULL when the
+        old value is zero or unknown. -#}
+    (100.0 * ({{ new_value }} - {{ old_value }}) / nullif({{ old_value }}, 0))
+{%- endmacro %}
+
+{% macro capacity_multiplier(ftm, ftt, architecture) -%}
+    {#- Raw capacity one byte of data takes under the storage policy
+        (CONTRACT.md section 3): RAID-1 FTT=n keeps n + 1 copies; RAID-5 is
+        3+1 on OSA (1.33, the figure the reference architectures divide by)
+        and 2+1 on ESA (1.5); RAID-6 is 4+2 (1.5). NULL when not known. -#}
+    case
+        when {{ ftm }} = 'RAID-1' and {{ ftt }} is not null
+            then cast({{ ftt }} + 1 as double)
+        when {{ ftm }} = 'RAID-5' and {{ architecture }} = 'ESA' then 1.5
+        when {{ ftm }} = 'RAID-5' then 1.33
+        when {{ ftm }} = 'RAID-6' then 1.5
+    end
+{%- endmacro %}

@@ -1,0 +1,134 @@
+{#- Host-level time series from the capture tools, in marts units: host CPU
+    (percent of the host's capacity) and vSAN DOM client IOPS per host. One
+    row per source file x host x metric x sample time. -#}
+with
+
+stg_esxtop__counters as (
+
+    -- esxtop's whole-host CPU: `Physical Cpu(_Total)\% Util Time`
+    select * from {{ ref('stg_esxtop__counters') }}
+    where
+        object_group = 'Physical Cpu'
+        and instance = '_Total'
+        and counter = '% Util Time'
+
+),
+
+stg_esxtop__samples as (
+
+    select * from {{ ref('stg_esxtop__samples') }}
+
+),
+
+stg_esxtop__sample_times as (
+
+    select * from {{ ref('stg_esxtop__sample_times') }}
+
+),
+
+stg_vsan_observer__samples as (
+
+    select * from {{ ref('stg_vsan_observer__samples') }}
+    where host_name is not null
+
+),
+
+stg_vsan_perfsvc__samples as (
+
+    select * from {{ ref('stg_vsan_perfsvc__samples') }}
+    where entity_type = 'host-domclient'
+
+),
+
+observer_pcpu_averaged as (
+
+    -- Observer keeps one series per physical CPU: the host's utilisation
+    -- is their mean
+    select
+        source_file_id,
+        host_name,
+        'cpu_util_pct' as metric,
+        sampled_at,
+        avg(value) as value,
+        'vsan_observer' as source_tool
+
+    from stg_vsan_observer__samples
+    where stats_group = 'pcpu' and metric = 'used_pct'
+    group by source_file_id, host_name, sampled_at
+
+),
+
+observer_dom_client_iops as (
+
+    select
+        source_file_id,
+        host_name,
+        'iops' as metric,
+        sampled_at,
+        sum(value) as value,
+        'vsan_observer' as source_tool
+
+    from stg_vsan_observer__samples
+    where
+        entity_type = 'dom_client'
+        and metric in ('read_iops', 'write_iops')
+        and entity is null
+    group by source_file_id, host_name, sampled_at
+
+),
+
+perfsvc_dom_client_iops as (
+
+    select
+        source_file_id,
+        entity_id as host_name,
+        'iops' as metric,
+        sampled_at,
+        sum(value) as value,
+        'vsan_perfsvc' as source_tool
+
+    from stg_vsan_perfsvc__samples
+    where metric in ('iopsRead', 'iopsWrite')
+    group by source_file_id, entity_id, sampled_at
+
+),
+
+esxtop_host_cpu as (
+
+    select
+        stg_esxtop__counters.source_file_id,
+        stg_esxtop__counters.host_name,
+        'cpu_util_pct' as metric,
+        stg_esxtop__sample_times.sampled_at,
+        stg_esxtop__samples.value,
+        'esxtop' as source_tool
+
+    from stg_esxtop__counters
+    inner join stg_esxtop__samples
+        on
+            stg_esxtop__counters.source_file_id
+            = stg_esxtop__samples.source_file_id
+            and stg_esxtop__counters.counter_id = stg_esxtop__samples.counter_id
+    inner join stg_esxtop__sample_times
+        on
+            stg_esxtop__samples.source_file_id
+            = stg_esxtop__sample_times.source_file_id
+            and stg_esxtop__samples.sample_index
+            = stg_esxtop__sample_times.sample_index
+    where stg_esxtop__samples.value is not null
+
+),
+
+samples_unioned as (
+
+    select * from esxtop_host_cpu
+    union all
+    select * from observer_pcpu_averaged
+    union all
+    select * from observer_dom_client_iops
+    union all
+    select * from perfsvc_dom_client_iops
+
+)
+
+select * from samples_unioned

@@ -1,0 +1,139 @@
+with
+
+stg_vdbench__runs as (
+
+    -- the avg_ totals of finished measurement runs; Vdbench's automatic
+    -- format run measures the pre-fill, not the workload
+    select * from {{ ref('stg_vdbench__runs') }}
+    where state = 'ok' and not is_format_run
+
+),
+
+stg_vdbench__outputs as (
+
+    select * from {{ ref('stg_vdbench__outputs') }}
+
+),
+
+stg_ingest__source_files as (
+
+    select * from {{ ref('stg_ingest__source_files') }}
+
+),
+
+runs_assigned_to_results as (
+
+    select
+        stg_vdbench__runs.*,
+        stg_vdbench__outputs.output_kind_rank,
+        case
+            when stg_ingest__source_files.result_per = 'folder'
+                then
+                    coalesce(
+                        stg_ingest__source_files.hcibench_case,
+                        stg_ingest__source_files.source_folder
+                    )
+            else stg_ingest__source_files.source_path
+        end as result_group,
+        concat(
+            'vdbench::',
+            result_group,
+            '::',
+            stg_vdbench__runs.run_index,
+            '::',
+            stg_vdbench__runs.rd_name
+        ) as result_key
+
+    from stg_vdbench__runs
+    inner join stg_vdbench__outputs
+        on
+            stg_vdbench__runs.source_file_id
+            = stg_vdbench__outputs.source_file_id
+    inner join stg_ingest__source_files
+        on
+            stg_vdbench__runs.source_file_id
+            = stg_ingest__source_files.source_file_id
+
+),
+
+runs_of_best_output_kind as (
+
+    -- summary, totals, logfile and flatfile of one hand-run Vdbench repeat
+    -- the same totals: in a folder result only the best kind is summed
+    select * from runs_assigned_to_results
+    qualify
+        output_kind_rank
+        = min(output_kind_rank) over (partition by result_group)
+
+),
+
+results_aggregated as (
+
+    select
+        -- identifiers
+        md5(result_key) as result_id,
+        result_key,
+        result_group,
+        'vdbench' as source_tool,
+        min(source_file_id) as label_source_file_id,
+
+        -- dimensions
+        case
+            when
+                min(coalesce(requested_read_pct, read_pct))
+                = max(coalesce(requested_read_pct, read_pct))
+                then
+                    cast(
+                        round(min(coalesce(requested_read_pct, read_pct)))
+                        as integer
+                    )
+        end as read_pct,
+        case
+            when min(requested_seek_pct) = max(requested_seek_pct)
+                then cast(round(min(requested_seek_pct)) as integer)
+        end as random_pct,
+        case
+            when
+                min(coalesce(xfersize_bytes, bytes_per_io))
+                = max(coalesce(xfersize_bytes, bytes_per_io))
+                then min(coalesce(xfersize_bytes, bytes_per_io))
+        end as block_size_bytes,
+        max(threads) as outstanding_io,
+        count(distinct source_file_id) as vm_count,
+        count(distinct source_file_id) as source_file_count,
+
+        -- facts: per-VM totals summed; means weighted by I/O rate (every
+        -- VM of a test runs for the same interval, so IOPS weights = I/O
+        -- count weights)
+        sum(iops) as iops,
+        sum(iops * read_pct / 100.0) as read_iops,
+        sum(iops * (100.0 - read_pct) / 100.0) as write_iops,
+        sum(throughput_mb_s) as throughput_mb_s,
+        cast(null as bigint) as total_ios,
+        cast(null as bigint) as io_bytes,
+        sum(avg_latency_ms * iops)
+        / nullif(sum(iops) filter (where avg_latency_ms is not null), 0)
+            as avg_latency_ms,
+        sum(read_latency_ms * iops * read_pct)
+        / nullif(
+            sum(iops * read_pct) filter (where read_latency_ms is not null),
+            0
+        ) as read_latency_ms,
+        sum(write_latency_ms * iops * (100.0 - read_pct))
+        / nullif(
+            sum(iops * (100.0 - read_pct)) filter (
+                where write_latency_ms is not null
+            ),
+            0
+        ) as write_latency_ms,
+
+        -- timestamps: Vdbench prints times of day only
+        cast(null as timestamptz) as started_at,
+        cast(null as timestamptz) as ended_at
+
+    from runs_of_best_output_kind
+    group by result_key, result_group
+
+)
+
+select * from results_aggregated

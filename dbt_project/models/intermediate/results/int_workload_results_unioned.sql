@@ -1,0 +1,92 @@
+with
+
+int_fio_results_aggregated as (
+
+    select * from {{ ref('int_fio_results_aggregated') }}
+
+),
+
+int_fio_result_percentiles_derived as (
+
+    select * from {{ ref('int_fio_result_percentiles_derived') }}
+
+),
+
+int_vdbench_results_aggregated as (
+
+    select * from {{ ref('int_vdbench_results_aggregated') }}
+
+),
+
+int_hcibench_summary_results_aggregated as (
+
+    select * from {{ ref('int_hcibench_summary_results_aggregated') }}
+
+),
+
+fio_results_with_percentiles as (
+
+    select
+        int_fio_results_aggregated.*,
+        int_fio_result_percentiles_derived.p95_latency_ms,
+        int_fio_result_percentiles_derived.p99_latency_ms,
+        coalesce(
+            int_fio_result_percentiles_derived.p95_latency_source,
+            'not_reported'
+        ) as p95_latency_source,
+        coalesce(
+            int_fio_result_percentiles_derived.p99_latency_source,
+            'not_reported'
+        ) as p99_latency_source,
+        'io_weighted' as avg_latency_source
+
+    from int_fio_results_aggregated
+    left join int_fio_result_percentiles_derived
+        on
+            int_fio_results_aggregated.result_id
+            = int_fio_result_percentiles_derived.result_id
+
+),
+
+vdbench_results_with_percentiles as (
+
+    -- Vdbench totals carry no percentiles (its 95%tile in HCIBench
+    -- summaries is a normal-distribution estimate, not a percentile)
+    select
+        *,
+        cast(null as double) as p95_latency_ms,
+        cast(null as double) as p99_latency_ms,
+        'not_reported' as p95_latency_source,
+        'not_reported' as p99_latency_source,
+        'io_weighted' as avg_latency_source
+
+    from int_vdbench_results_aggregated
+
+),
+
+hcibench_results_with_percentiles as (
+
+    -- HCIBench's 95th percentiles are averages over VMs, not percentiles
+    select
+        *,
+        cast(null as double) as p95_latency_ms,
+        cast(null as double) as p99_latency_ms,
+        'not_reported' as p95_latency_source,
+        'not_reported' as p99_latency_source,
+        'hcibench_summary_vm_average' as avg_latency_source
+
+    from int_hcibench_summary_results_aggregated
+
+),
+
+results_unioned as (
+
+    select * from fio_results_with_percentiles
+    union all by name
+    select * from vdbench_results_with_percentiles
+    union all by name
+    select * from hcibench_results_with_percentiles
+
+)
+
+select * from results_unioned

@@ -1,0 +1,76 @@
+with
+
+fct_workload_results as (
+
+    select * from {{ ref('fct_workload_results') }}
+    where testbed is not null
+
+),
+
+dedupe_ratios as (
+
+    select * from {{ ref('dedupe_ratios') }}
+    where testbed is not null
+
+),
+
+testbeds_unioned as (
+
+    select
+        testbed,
+        nodes,
+        vsan_version,
+        architecture,
+        storage
+    from fct_workload_results
+    union all
+    select
+        testbed,
+        cast(null as integer) as nodes,
+        cast(null as varchar) as vsan_version,
+        architecture,
+        cast(null as varchar) as storage
+    from dedupe_ratios
+
+),
+
+testbeds_described as (
+
+    -- a testbed keeps one node count and vSAN version in practice; when
+    -- its results disagree the largest and the latest are shown
+    select
+        md5(testbed) as testbed_id,
+        testbed,
+        max(nodes) as nodes,
+        max(vsan_version) as vsan_version,
+        max(architecture) as architecture,
+        max(storage) as storage,
+        false as is_unknown
+
+    from testbeds_unioned
+    group by testbed
+
+),
+
+unknown_member as (
+
+    select
+        '-1' as testbed_id,
+        'unknown' as testbed,
+        cast(null as integer) as nodes,
+        cast(null as varchar) as vsan_version,
+        cast(null as varchar) as architecture,
+        cast(null as varchar) as storage,
+        true as is_unknown
+
+),
+
+testbeds_with_unknown as (
+
+    select * from testbeds_described
+    union all
+    select * from unknown_member
+
+)
+
+select * from testbeds_with_unknown

@@ -1,0 +1,96 @@
+with
+
+fct_workload_results as (
+
+    select * from {{ ref('fct_workload_results') }}
+    where testbed is not null and transport in ('tcp', 'rdma')
+
+),
+
+transports_aggregated as (
+
+    -- repeats of one workload on one transport are averaged
+    select
+        testbed,
+        read_pct,
+        random_pct,
+        block_size_bytes,
+        outstanding_io,
+        transport,
+        count(*) as result_count,
+        avg(iops) as iops,
+        avg(throughput_mb_s) as throughput_mb_s,
+        avg(cpu_util_pct) as cpu_util_pct
+
+    from fct_workload_results
+    group by all
+
+),
+
+transports_pivoted as (
+
+    select
+        testbed,
+        read_pct,
+        random_pct,
+        block_size_bytes,
+        outstanding_io,
+        max(result_count) filter (where transport = 'tcp') as tcp_result_count,
+        max(result_count) filter (
+            where transport = 'rdma'
+        ) as rdma_result_count,
+        max(iops) filter (where transport = 'tcp') as tcp_iops,
+        max(iops) filter (where transport = 'rdma') as rdma_iops,
+        max(throughput_mb_s) filter (
+            where transport = 'tcp'
+        ) as tcp_throughput_mb_s,
+        max(throughput_mb_s) filter (
+            where transport = 'rdma'
+        ) as rdma_throughput_mb_s,
+        max(cpu_util_pct) filter (where transport = 'tcp') as tcp_cpu_util_pct,
+        max(cpu_util_pct) filter (
+            where transport = 'rdma'
+        ) as rdma_cpu_util_pct
+
+    from transports_aggregated
+    group by all
+    having count(distinct transport) = 2
+
+),
+
+efficiency_computed as (
+
+    select
+        -- dimensions
+        case when testbed is null then '-1' else md5(testbed) end as testbed_id,
+        testbed,
+        read_pct,
+        random_pct,
+        block_size_bytes,
+        outstanding_io,
+
+        -- facts
+        tcp_result_count,
+        rdma_result_count,
+        tcp_iops,
+        rdma_iops,
+        tcp_throughput_mb_s,
+        rdma_throughput_mb_s,
+        tcp_cpu_util_pct,
+        rdma_cpu_util_pct,
+        tcp_iops / nullif(tcp_cpu_util_pct, 0) as tcp_iops_per_cpu_pct,
+        rdma_iops / nullif(rdma_cpu_util_pct, 0) as rdma_iops_per_cpu_pct,
+        {{ pct_change('rdma_iops_per_cpu_pct', 'tcp_iops_per_cpu_pct') }}
+            as rdma_efficiency_gain_pct,
+        tcp_throughput_mb_s
+        / nullif(tcp_cpu_util_pct, 0) as tcp_mb_s_per_cpu_pct,
+        rdma_throughput_mb_s
+        / nullif(rdma_cpu_util_pct, 0) as rdma_mb_s_per_cpu_pct,
+        {{ pct_change('rdma_mb_s_per_cpu_pct', 'tcp_mb_s_per_cpu_pct') }}
+            as rdma_throughput_efficiency_gain_pct
+
+    from transports_pivoted
+
+)
+
+select * from efficiency_computed

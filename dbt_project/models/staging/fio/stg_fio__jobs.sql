@@ -1,0 +1,54 @@
+with
+
+source as (
+
+    select * from {{ source('fio', 'fio_jobs') }}
+
+),
+
+renamed as (
+
+    select
+        ----------  ids
+        md5(
+            concat_ws('|', _source_file_id, run_index, job_index)
+        ) as fio_job_id,
+        _source_file_id as source_file_id,
+        run_index,
+        job_index,
+        workload_key,
+
+        ----------  text
+        jobname as job_name,
+        hostname as host_name,
+        state,
+        state_reason,
+        rw,
+        ioengine,
+        percentile_kind,
+
+        ----------  numerics
+        groupid as group_id,
+        error_code,
+        elapsed_s,
+        job_runtime_ms,
+        usr_cpu_pct,
+        sys_cpu_pct,
+        read_pct,
+        random_pct,
+        block_size_bytes,
+        iodepth,
+        numjobs,
+
+        ----------  booleans
+        is_all_clients_aggregate,
+
+        ----------  timestamps
+        started_at,
+        ended_at
+
+    from source
+
+)
+
+select * from renamed
