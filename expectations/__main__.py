@@ -1,0 +1,8 @@
+"""`python -m expectations [--db FILE] [--failures-only]`: validate the warehouse."""
+
+import sys
+
+from expectations.run import main
+
+if __name__ == "__main__":
+    sys.exit(main())

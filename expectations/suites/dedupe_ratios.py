@@ -1,0 +1,89 @@
+"""`marts.dedupe_ratios`: one capacity observation with its data-efficiency ratios.
+
+Derived columns (QUERY):
+    capacity_multiplier_2dp capacity_multiplier rounded to 2 decimals (1.33 may be stored as 4/3)
+    usable_ratio_mismatch_pct  |usable_to_raw_ratio - dedupe_compression_ratio /
+                            capacity_multiplier| in percent of the latter (CONTRACT section 3
+                            defines the one from the other; 1% absorbs 1.33 vs 4/3)
+    ratio_vs_bytes_pct      |dedupe_compression_ratio - logical / physical| as a percent of
+                            logical / physical: the reported ratio against the bytes it summarises
+"""
+
+from __future__ import annotations
+
+import great_expectations as gx
+
+from expectations.suites._common import (
+    alert_suite,
+    between,
+    constraint_suite,
+    in_set,
+    non_negative,
+)
+
+MODEL = "dedupe_ratios"
+TABLE = "marts.dedupe_ratios"
+REQUIRES = (TABLE,)
+QUERY = f"""
+select
+    concat_ws(' @ ', testbed, cast(captured_at as varchar)) as row_ref,
+    logical_used_bytes, physical_used_bytes, dedupe_compression_ratio, capacity_multiplier,
+    usable_to_raw_ratio,
+    round(capacity_multiplier, 2) as capacity_multiplier_2dp,
+    100 * abs(usable_to_raw_ratio - dedupe_compression_ratio / capacity_multiplier)
+        / nullif(dedupe_compression_ratio / capacity_multiplier, 0) as usable_ratio_mismatch_pct,
+    case
+        when physical_used_bytes > 0 and logical_used_bytes > 0 then
+            100 * abs(dedupe_compression_ratio - logical_used_bytes / physical_used_bytes)
+            / (logical_used_bytes / physical_used_bytes)
+    end as ratio_vs_bytes_pct
+from {TABLE}
+"""
+
+
+def constraints() -> gx.ExpectationSuite:
+    return constraint_suite(
+        MODEL,
+        [
+            *non_negative(
+                ["logical_used_bytes", "physical_used_bytes"],
+                "Used capacity is a byte count; negative means an overflow or a unit error.",
+            ),
+            between(
+                "dedupe_compression_ratio",
+                0,
+                None,
+                "A space-efficiency ratio is a positive multiplier; zero or negative breaks "
+                "the usable-to-raw derivation.",
+            ),
+            in_set(
+                "capacity_multiplier_2dp",
+                [2, 3, 1.33, 1.5],
+                "CONTRACT: the storage-policy multiplier is 2 (RAID-1 FTT=1), 3 (FTT=2), 1.33 "
+                "(RAID-5 3+1) or 1.5 (ESA 2+1, RAID-6 4+2); anything else is a policy mapping bug.",
+            ),
+            between(
+                "usable_ratio_mismatch_pct",
+                0,
+                1,
+                "usable_to_raw_ratio must equal dedupe_compression_ratio / capacity_multiplier "
+                "(CONTRACT section 3).",
+            ),
+        ],
+    )
+
+
+def alerts() -> gx.ExpectationSuite:
+    return alert_suite(
+        MODEL,
+        [
+            between(
+                "ratio_vs_bytes_pct",
+                0,
+                1,
+                "The ratio shown should match logical / physical used bytes within 1%: a "
+                "larger gap means a hand-entered ratio disagrees with its own numbers or the "
+                "ratio is ESA's overhead-free one.",
+            ),
+        ],
+    )

@@ -1,0 +1,75 @@
+"""`raw.vsan_capacity_snapshots`: vSAN capacity and data-efficiency observations.
+
+Derived columns (QUERY): none.
+"""
+
+from __future__ import annotations
+
+import great_expectations as gx
+
+from expectations.suites._common import (
+    alert_suite,
+    between,
+    constraint_suite,
+    in_set,
+    non_negative,
+    ordered,
+)
+
+MODEL = "vsan_capacity_snapshots"
+TABLE = "raw.vsan_capacity_snapshots"
+REQUIRES = (TABLE,)
+QUERY = f"""
+select
+    concat_ws(' ', 'file', _source_file_id, testbed) as row_ref,
+    total_capacity_bytes, free_capacity_bytes, logical_used_bytes, physical_used_bytes,
+    ratio_computed, ratio_reported, ratio_matches_reported
+from {TABLE}
+"""
+
+
+def constraints() -> gx.ExpectationSuite:
+    return constraint_suite(
+        MODEL,
+        [
+            *non_negative(
+                [
+                    "total_capacity_bytes",
+                    "free_capacity_bytes",
+                    "logical_used_bytes",
+                    "physical_used_bytes",
+                ],
+                "Capacities are byte counts; negative means an overflow or a unit error.",
+            ),
+            ordered(
+                "free_capacity_bytes",
+                "total_capacity_bytes",
+                "Free capacity is part of total capacity.",
+            ),
+            ordered(
+                "physical_used_bytes",
+                "total_capacity_bytes",
+                "The datastore cannot use more physical space than it has.",
+            ),
+            between(
+                "ratio_computed",
+                0,
+                None,
+                "logical / physical used is a positive multiplier.",
+            ),
+        ],
+    )
+
+
+def alerts() -> gx.ExpectationSuite:
+    return alert_suite(
+        MODEL,
+        [
+            in_set(
+                "ratio_matches_reported",
+                [True],
+                "A hand-entered ratio that disagrees with its own used-before/used-after "
+                "numbers (beyond print rounding) means one of them was copied wrong.",
+            ),
+        ],
+    )
