@@ -1,8 +1,9 @@
 """`raw.fio_jobs`: one row per fio job entry (or client), with its workload and CPU.
 
 Derived columns (QUERY):
-    runtime_outside_window_s  job_runtime_ms / 1000 - (ended_at - started_at) in seconds: the
-                              measured runtime must fit inside the job's time window
+    runtime_outside_window_s  job_runtime_ms / numjobs / 1000 - (ended_at - started_at) in
+                              seconds: the measured runtime must fit inside the job's time
+                              window (fio sums job_runtime over a group's numjobs threads)
     cpu_pct_per_thread        (usr_cpu_pct + sys_cpu_pct) / numjobs: fio reports percent of one
                               CPU per job thread
     files_with_same_job       how many source files hold a job with the same host, name, start,
@@ -40,7 +41,8 @@ select
         as row_ref,
     j.state, j.started_at, j.ended_at, j.job_runtime_ms, j.elapsed_s, j.usr_cpu_pct,
     j.sys_cpu_pct, j.read_pct, j.random_pct, j.block_size_bytes,
-    j.job_runtime_ms / 1000.0 - (epoch(j.ended_at) - epoch(j.started_at))
+    j.job_runtime_ms / greatest(coalesce(j.numjobs, 1), 1) / 1000.0
+        - (epoch(j.ended_at) - epoch(j.started_at))
         as runtime_outside_window_s,
     (j.usr_cpu_pct + j.sys_cpu_pct) / greatest(coalesce(j.numjobs, 1), 1) as cpu_pct_per_thread,
     s.files_with_same_job

@@ -3,9 +3,11 @@ r"""esxtop batch-mode captures (`esxtop -b [-a] -d <s> -n <N> > out.csv`).
 A capture is a Windows perfmon (PDH) CSV: one header row naming every counter as
 `\\<host>\<Group>(<instance>)\<Counter>` and one row per sample, its first cell the sample
 time. Captures are wide (7,000 to 100,000+ columns) and long (hundreds of rows), so the data
-is kept long - one row per sample x counter - and parsed natively: quirks are fixed with
-byte-level operations, then every cell is put on its own line and pyarrow's CSV reader turns
-the lot into one float64 column. Python only ever loops over rows and header cells.
+is kept long - one row per sample x counter - and parsed natively. The data lines are taken
+in slices of about 48 MB; in each, quirks are fixed in place with bytes.find/count (the
+missing comma, the time cell overwritten by `0`), one `bytes.translate` puts every cell on its
+own line, pyarrow's CSV reader turns them into one float64 column, and numpy reorders it
+counter by counter. Python only ever loops over rows and header cells, never over cells.
 
 Tables written (the loader adds `_source_file_id`):
 
@@ -85,15 +87,13 @@ _PDH = b"(PDH-CSV"
 # Lines are processed in slices of about this many bytes, bounding the transient copies.
 _CHUNK_BYTES = 48 << 20
 _EPOCH_DAY = dt.date(1970, 1, 1)
+_BLOCK = 1024  # counters per transpose block; even, so block starts keep the snake's parity
 
-# An unquoted, space-padded cell directly followed by the next quoted cell: `",    73.1"8.93"`.
-_MISSING_DELIMITER = {
-    d: re.compile(rb'("' + d + rb' +[^"' + d + rb'\r\n]*)(?=")') for d in (b",", b";")
-}
 _BIAS = re.compile(r"\((-?\d+)\)\s*$")
 _HEADER_NAME = (
     r"^\\\\(?P<host>[^\\]*)\\(?P<group>[^\\(]*?)(?:\((?P<instance>.*)\))?\\(?P<counter>[^\\]*)$"
 )
+_HAS_INSTANCE = r"^\\\\[^\\]*\\[^\\(]*\("
 _NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(nan|inf|infinity)$"
 
 
@@ -212,25 +212,23 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     names = headers[1:]
     # A trailing delimiter on every line leaves one empty, nameless last column.
     trailing_empty = len(names) > 1 and names[-1] == ""
-    if trailing_empty:
-        names = names[:-1]
-    counters = _counters(names, path)
+    counters = _counters(names[:-1] if trailing_empty else names, path)
     progress = _read_rows(data, layout, len(headers), trailing_empty, path)
     if not progress.sample_lines:
         raise ParseError(path, "line 2", "no sample rows after the header")
 
     parsed = Parsed()
     notes = parsed.notes
-    if trailing_empty:
-        if progress.trailing_values:
-            # Keep the column: its cells hold values though its header is empty.
-            counters = _counters([*names, ""], path)
-            notes.append(
-                f"the last column has no header but {progress.trailing_values} values: "
-                "kept as a nameless counter"
-            )
-        else:
-            notes.append("every line ends with a delimiter: dropped the empty last column")
+    if trailing_empty and progress.trailing_values:
+        # Keep the column: some of its cells hold values though its header is empty.
+        counters = _counters(names, path)
+        notes.append(
+            f"the last column has no header but {progress.trailing_values} values: "
+            "kept as a nameless counter"
+        )
+    elif trailing_empty:
+        _drop_last_counter(progress, len(names))
+        notes.append("every line ends with a delimiter: dropped the empty last column")
     ncols = counters.num_rows
     times, time_facts = _sample_times(progress, pdh_header, layout, path)
     notes.extend(time_facts.notes)
@@ -286,6 +284,14 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     return parsed
 
 
+def _drop_last_counter(progress: _Progress, ncols: int) -> None:
+    """Slice the (empty) last column's cells off: counter-major, they end each batch."""
+    for k, batch in enumerate(progress.batches):
+        nrows = batch.num_rows // ncols
+        progress.batches[k] = batch.slice(0, batch.num_rows - nrows)
+        progress.empty_cells -= nrows
+
+
 def _layout(data: bytes, path: str) -> _Layout:
     """Line terminator, delimiter and quoting, read from the header line."""
     lf = data.find(b"\n")
@@ -328,7 +334,7 @@ def _decode(raw: bytes) -> str:
 def _header_cells(raw: bytes, layout: _Layout, path: str) -> list[str]:
     line = raw[: -len(layout.terminator)]
     if layout.quoted:
-        line = _MISSING_DELIMITER[layout.delimiter].sub(rb"\1" + layout.delimiter, line)
+        line, _ = _insert_missing_delimiters(line, layout.delimiter)
     try:
         cells = next(csv.reader([_decode(line)], delimiter=layout.delimiter.decode(), strict=True))
     except csv.Error as exc:
@@ -345,19 +351,18 @@ def _counters(names: list[str], path: str) -> pa.Table:
     matched = parts.is_valid()
     if not pc.any(matched).as_py():
         raise ParseError(path, "line 1", "no header cell of the form \\\\host\\Group\\Counter")
-    host = parts.field("host")
-    group = parts.field("group")
-    instance = parts.field("instance")
-    counter = parts.field("counter")
+    # `Memory\Free MBytes` has no instance: extract_regex gives "" for the absent group.
+    has_instance = pc.match_substring_regex(headers, _HAS_INSTANCE)
+    columns = [
+        parts.field("host"),
+        parts.field("group"),
+        pc.if_else(has_instance, parts.field("instance"), pa.scalar(None, pa.string())),
+        parts.field("counter"),
+    ]
     inferred = pc.invert(matched)
     if pc.any(inferred).as_py():
-        host, group, instance, counter = _inherit_names(
-            names, matched, host, group, instance, counter
-        )
-    else:
-        # `Memory\Free MBytes` has no instance: the optional group gives "" there.
-        instance = pc.if_else(pc.equal(instance, ""), pa.scalar(None, pa.string()), instance)
-        instance = _none_where_no_parens(headers, instance)
+        columns = _inherit_names(names, matched, columns)
+    host, group, instance, counter = columns
     ids = np.arange(len(names), dtype=np.int32)
     return pa.Table.from_arrays(
         [pa.array(ids), pa.array(ids + 1), host, group, instance, counter, headers, inferred],
@@ -365,17 +370,9 @@ def _counters(names: list[str], path: str) -> pa.Table:
     )
 
 
-def _none_where_no_parens(headers: pa.Array, instance: pa.Array) -> pa.Array:
-    # extract_regex yields "" for an absent optional group; an instance exists only with `(`.
-    has_instance = pc.match_substring_regex(headers, r"^\\\\[^\\]*\\[^\\(]*\(")
-    return pc.if_else(has_instance, instance, pa.scalar(None, pa.string()))
-
-
-def _inherit_names(names, matched, host, group, instance, counter):
+def _inherit_names(names: list[str], matched: pa.Array, columns: list[pa.Array]) -> list[pa.Array]:
     r"""Give a cell that is not `\\host\...` the host, group and instance of the one before."""
-    headers = pa.array(names, pa.string())
-    instance = _none_where_no_parens(headers, instance)
-    out = [host.to_pylist(), group.to_pylist(), instance.to_pylist(), counter.to_pylist()]
+    out = [column.to_pylist() for column in columns]
     for i, ok in enumerate(matched.to_pylist()):
         if ok:
             continue
@@ -391,83 +388,110 @@ def _read_rows(
     """Check every data line, then parse its cells natively, one slice of lines at a time."""
     progress = _Progress()
     term = layout.terminator
+    view = memoryview(data)
     pos = layout.body_start
     line_number = 1
-    ncols = nfields - 1 - (1 if trailing_empty else 0)
     while pos < len(data):
         stop = data.find(term, min(pos + _CHUNK_BYTES, len(data)))
         end = len(data) if stop < 0 else stop + len(term)
-        lines = data[pos:end].split(term)
-        if lines and lines[-1] == b"":
-            lines.pop()  # the split after the last terminator
-        at_eof = end == len(data)
-        unterminated = at_eof and not data.endswith(term)
-        rests: list[bytes] = []
+        chunk = bytearray(view[pos:end])
         first_sample = len(progress.sample_lines)
-        for k, line in enumerate(lines):
-            line_number += 1
-            is_last = at_eof and k == len(lines) - 1
-            rest = _row_cells(
-                line,
-                line_number,
-                layout,
-                nfields,
-                trailing_empty,
-                progress,
-                path,
-                unterminated and is_last,
+        line_number = _check_lines(
+            chunk, line_number, end == len(data), layout, nfields, trailing_empty, progress, path
+        )
+        if len(progress.sample_lines) > first_sample:
+            body = chunk.translate(
+                _TO_LINES[layout.delimiter, layout.line_ending], _DROPPED[layout.line_ending]
             )
-            if rest is not None:
-                rests.append(rest)
-        if rests:
-            _parse_cells(rests, ncols, first_sample, layout, progress, path)
+            del chunk
+            _parse_cells(body, nfields, first_sample, progress, path)
         pos = end
     return progress
 
 
-def _row_cells(
-    line: bytes,
+def _check_lines(
+    chunk: bytearray,
     line_number: int,
+    at_eof: bool,
     layout: _Layout,
     nfields: int,
     trailing_empty: bool,
     progress: _Progress,
     path: str,
-    maybe_truncated: bool,
-) -> bytes | None:
-    """The counter cells of one line (timestamp split off), or None when it is skipped."""
-    if layout.line_ending == "lf":
-        line = line.removesuffix(b"\r")
-    if not line.strip():
-        progress.blank_lines += 1
-        return None
-    delim = layout.delimiter
-    if layout.quoted:
-        line, repaired = _insert_missing_delimiters(line, delim)
+) -> int:
+    """Check the lines of `chunk` and ready them for parsing, in place; the last line number.
+
+    Each line's sample time is noted and overwritten with a `0` cell (same length, so nothing
+    moves); the padded PCPU Power State cells get their delimiter; blank lines and a truncated
+    last row are cut out. Only bytes.find/count run over the cells.
+    """
+    term, delim = layout.terminator, layout.delimiter
+    start = 0
+    while start < len(chunk):
+        line_number += 1
+        line_end = chunk.find(term, start)
+        terminated = line_end >= 0
+        if not terminated:
+            line_end = len(chunk)
+            chunk += b"\n"  # so an empty last cell is still a cell
+        next_start = line_end + len(term)
+        if line_end - start < 16 and not bytes(chunk[start:line_end]).strip():
+            progress.blank_lines += 1
+            del chunk[start:next_start]
+            continue
+        found = chunk.count(delim, start, line_end) + 1
+        repaired = 0
+        if found < nfields and layout.quoted:
+            repaired = _repair_in_place(chunk, start, line_end, delim, nfields - found)
+            found += repaired
+        if found != nfields or (not terminated and _unbalanced(chunk, start, line_end, layout)):
+            if not terminated and at_eof:
+                progress.dropped_rows += 1
+                progress.dropped_line = line_number
+                del chunk[start:]
+                break
+            raise ParseError(
+                path, f"line {line_number}", f"{found} fields where the header has {nfields}"
+            )
+        cut = chunk.find(delim, start, line_end)
+        stamp = bytes(chunk[start:cut]).strip().strip(b'"').strip()
+        if not stamp or cut == start:
+            raise ParseError(path, f"line {line_number}, column 1", "empty sample time")
+        progress.sample_lines.append(line_number)
+        progress.stamps.append(_decode(stamp))
         progress.repaired_cells += repaired
-    found = line.count(delim) + 1
-    if found != nfields or (maybe_truncated and layout.quoted and line.count(b'"') % 2):
-        if maybe_truncated:
-            progress.dropped_rows += 1
-            progress.dropped_line = line_number
-            return None
-        raise ParseError(
-            path, f"line {line_number}", f"{found} fields where the header has {nfields}"
-        )
-    cut = line.find(delim)
-    stamp = line[:cut].strip().strip(b'"').strip()
-    if not stamp:
-        raise ParseError(path, f"line {line_number}, column 1", "empty sample time")
-    progress.sample_lines.append(line_number)
-    progress.stamps.append(_decode(stamp))
-    end = len(line)
-    if trailing_empty:
-        last = line.rfind(delim)
-        if line[last + 1 :].strip(b'" '):
-            progress.trailing_values += 1
-        else:
-            end = last
-    return line[cut + 1 : end]
+        chunk[start:cut] = b" " * (cut - start - 1) + b"0"
+        if trailing_empty:
+            last = chunk.rfind(delim, start, line_end) + 1
+            if bytes(chunk[last:line_end]).strip(b'" \r'):
+                progress.trailing_values += 1
+        start = next_start
+    return line_number
+
+
+def _repair_in_place(chunk: bytearray, start: int, end: int, delim: bytes, missing: int) -> int:
+    """Give up to `missing` unquoted space-padded cells the delimiter esxtop forgot after them.
+
+    `"0.00",    73.1"8.93"` becomes `"0.00",   73.1,"8.93"`: the cell gives up one pad space
+    for the delimiter, so the line keeps its length. The PCPU Power State block ends the row,
+    so a native search for `", ` backwards from the line end finds them after a short scan.
+    """
+    marker = b'"' + delim + b" "
+    repaired = 0
+    found = chunk.rfind(marker, start, end)
+    while found >= 0 and repaired < missing:
+        cell = found + 2
+        quote = chunk.find(b'"', cell, end)
+        if quote >= 0 and chunk.find(delim, cell, quote) < 0:
+            chunk[cell:quote] = chunk[cell + 1 : quote] + delim
+            repaired += 1
+        found = chunk.rfind(marker, start, found)
+    return repaired
+
+
+def _unbalanced(chunk: bytearray, start: int, end: int, layout: _Layout) -> bool:
+    """An odd number of quotes: the line ends inside a quoted cell."""
+    return layout.quoted and chunk.count(b'"', start, end) % 2 == 1
 
 
 def _insert_missing_delimiters(line: bytes, delim: bytes) -> tuple[bytes, int]:
@@ -496,61 +520,79 @@ def _insert_missing_delimiters(line: bytes, delim: bytes) -> tuple[bytes, int]:
 
 
 def _parse_cells(
-    rests: list[bytes],
-    ncols: int,
-    first_sample: int,
-    layout: _Layout,
-    progress: _Progress,
-    path: str,
+    body: bytes | bytearray, width: int, first_sample: int, progress: _Progress, path: str
 ) -> None:
-    """Parse the cells of some rows into one value column, then attach ids natively."""
-    delim = layout.delimiter
-    # Every cell on its own line (one translate pass: delimiter to newline, quotes out, and a
-    # locale copy's decimal comma to a point); the final newline keeps an empty last cell.
-    body = (delim.join(rests) + delim).translate(_TO_LINES[delim], b'"')
-    del rests[:]
+    """Parse one cell per line of `body` (rows of `width` cells, the time cell first as `0`)."""
     nrows = len(progress.sample_lines) - first_sample
-    values = _values(body, nrows * ncols)
-    del body
+    values = _values(body, nrows * width)
     if isinstance(values, tuple):
         values, bad = values
         line_numbers = progress.sample_lines
         for position, text in bad:
-            row, col = divmod(position, ncols)
+            row, col = divmod(position, width)
             index = first_sample + row
-            progress.malformed.append(EsxtopMalformedCell(index, col, line_numbers[index], text))
+            cell = EsxtopMalformedCell(index, col - 1, line_numbers[index], text)
+            progress.malformed.append(cell)
         progress.empty_cells += values.null_count - len(bad)
     else:
         progress.empty_cells += values.null_count
-    if len(values) != nrows * ncols:
+    if len(values) != nrows * width:
         raise ParseError(path, f"line {progress.sample_lines[first_sample]}", "cell count mismatch")
-    order = _snake_order(nrows, ncols)
-    sample_ids = (order // ncols + first_sample).astype(np.int32)
-    counter_ids = (order % ncols).astype(np.int32)
-    progress.batches.append(
-        pa.RecordBatch.from_arrays(
-            [pa.array(sample_ids), pa.array(counter_ids), values.take(pa.array(order))],
-            schema=SAMPLES_SCHEMA,
-        )
+    progress.batches.append(_snake_batch(values, nrows, width, first_sample))
+
+
+def _snake_batch(values: pa.Array, nrows: int, width: int, first_sample: int) -> pa.RecordBatch:
+    """Row-major cells (time cell first), reordered counter by counter, snaking over the rows.
+
+    Counter-major order puts each counter's values side by side (runs of equal values, narrow
+    ranges: DuckDB's RLE and ALP store them in a quarter of the space of row order), and
+    alternating the row direction (0..n-1, then n-1..0) makes sample_index step by +1/-1 only,
+    which DuckDB bit-packs as 2-bit deltas.
+    """
+    ncols = width - 1
+    local = np.arange(nrows, dtype=np.int32)
+    snake = np.empty((ncols, nrows), dtype=np.int32)
+    snake[0::2] = local
+    snake[1::2] = local[::-1]
+    counter_ids = np.empty((ncols, nrows), dtype=np.int32)
+    counter_ids[:] = np.arange(ncols, dtype=np.int32)[:, None]
+    counter_ids = counter_ids.ravel()
+    if values.null_count == 0:
+        # Plain numpy: the value matrix without its time column, transposed block by block
+        # (a block stays in cache; a whole-matrix transpose misses it on every cell), odd
+        # counters reversed.
+        matrix = values.to_numpy(zero_copy_only=True).reshape(nrows, width)[:, 1:]
+        reordered = np.empty((ncols, nrows), dtype=np.float64)
+        for c0 in range(0, ncols, _BLOCK):
+            block = matrix[:, c0 : c0 + _BLOCK].T
+            target = reordered[c0 : c0 + _BLOCK]
+            target[0::2] = block[0::2]
+            target[1::2] = block[1::2, ::-1]
+        ordered = pa.array(reordered.ravel())
+    else:
+        # take() keeps the nulls that numpy would turn into NaN.
+        positions = snake.astype(np.int64) * width + 1 + counter_ids.reshape(ncols, nrows)
+        ordered = values.take(pa.array(positions.ravel()))
+    sample_ids = snake.ravel()
+    if first_sample:
+        sample_ids += first_sample
+    return pa.RecordBatch.from_arrays(
+        [pa.array(sample_ids), pa.array(counter_ids), ordered], schema=SAMPLES_SCHEMA
     )
 
 
-def _snake_order(nrows: int, ncols: int) -> np.ndarray:
-    """Row-major cell positions reordered counter by counter, alternating the row direction.
-
-    Counter-major order puts each counter's values side by side (runs of equal values, narrow
-    ranges: DuckDB's RLE and ALP shrink them 4x versus row order), and alternating direction
-    makes sample_index step by +1/-1 only, which DuckDB bit-packs as 2-bit deltas.
-    """
-    order = np.arange(nrows * ncols, dtype=np.int64).reshape(nrows, ncols).T.copy()
-    order[1::2] = order[1::2, ::-1]
-    return order.ravel()
-
-
+# Cells to lines in one translate pass: the delimiter becomes a newline, a locale copy's
+# decimal comma a point, a CR-only line end a newline (a stray CR elsewhere is whitespace);
+# quotes, and CRLF's CR, are deleted.
 _TO_LINES = {
-    b",": bytes.maketrans(b",", b"\n"),
-    b";": bytes.maketrans(b";,", b"\n."),
+    (delim, ending): bytes.maketrans(
+        delim + (b"," if delim == b";" else b"") + b"\r",
+        b"\n" + (b"." if delim == b";" else b"") + (b"\n" if ending == "cr" else b" "),
+    )
+    for delim in (b",", b";")
+    for ending in ("lf", "crlf", "cr")
 }
+_DROPPED = {"lf": b'"', "crlf": b'"\r', "cr": b'"'}
 
 _READ = pacsv.ReadOptions(column_names=["value"], block_size=16 << 20)
 _SPLIT = pacsv.ParseOptions(quote_char=False, ignore_empty_lines=False)
@@ -653,11 +695,10 @@ def _parse_stamps(progress: _Progress, path: str) -> tuple[list[dt.datetime], st
         if parsed and len(parsed) > furthest[0]:
             furthest = (len(parsed), fmt)
     bad = max(furthest[0], 0)
-    raise ParseError(
-        path,
-        f"line {progress.sample_lines[bad]}, column 1",
-        f"unreadable sample time {stamps[bad]!r}",
-    )
+    reason = f"unreadable sample time {stamps[bad]!r}"
+    if stamps[bad].startswith("(PDH-CSV"):
+        reason = "a second header: concatenated captures are not supported, split the file"
+    raise ParseError(path, f"line {progress.sample_lines[bad]}, column 1", reason)
 
 
 def _on_epoch_days(times: list[dt.datetime]) -> list[dt.datetime]:

@@ -26,7 +26,8 @@ file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
 - `fio_jobs`        job entry: jobname, groupid, hostname, port,
                     is_all_clients_aggregate, state (ok/error/unfinished),
                     state_reason, error_code, eta_s, elapsed_s,
-                    job_runtime_ms, started_at, ended_at, usr_cpu_pct,
+                    job_runtime_ms (fio's own: summed over a group's threads),
+                    started_at, ended_at, usr_cpu_pct,
                     sys_cpu_pct (percent of one CPU), ctx, majf, minf, rw,
                     read_pct, random_pct, block_size_bytes, iodepth, numjobs,
                     ioengine, options_json, workload_key, percentile_kind
@@ -56,7 +57,7 @@ from typing import Any
 from ingest.records import Parsed, ParseError, RunState, SourceFile
 
 FORMAT = "fio"
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 # fio prints INT_MAX as the ETA of every status dump but the final one.
 _ETA_RUNNING = 2147483647
@@ -680,17 +681,7 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
             directions.append(_direction_row(0, index, name, d, vtuple))
             kind = _percentile_rows(0, index, name, d, job_lat_pct, parsed) or kind
         state, reason = _state(entry, finished, leading)
-        runtime_ms = entry.get("job_runtime")
-        if runtime_ms is None:
-            runtime_ms = (
-                max(
-                    (entry.get(n, {}).get("runtime") or 0)
-                    for n in _DIRECTIONS
-                    if isinstance(entry.get(n), dict)
-                )
-                if entries
-                else None
-            )
+        runtime_ms = _wall_runtime_ms(entry)
         started = None
         if entry.get("job_start"):
             started = _epoch(entry["job_start"] / 1000)
@@ -737,6 +728,25 @@ def _parse_json_stream(text: str, source: SourceFile) -> Parsed:
     if len(documents) > 1:
         parsed.add("fio_intervals", _intervals(documents, final_index, vtuple))
     return parsed
+
+
+def _wall_runtime_ms(entry: dict[str, Any]) -> int | None:
+    """How long the job ran, in ms of wall-clock time.
+
+    Not `job_runtime`: with group_reporting fio sums it over the group's
+    threads (numjobs=4 for 5 s gives 20000), while each direction's
+    `runtime` is the longest thread's. Falls back to `job_runtime`, then to
+    the whole-second `elapsed`, for jobs that did no I/O."""
+    runtimes = [
+        entry[name].get("runtime") or 0 for name in _DIRECTIONS if isinstance(entry.get(name), dict)
+    ]
+    if runtimes and max(runtimes) > 0:
+        return int(max(runtimes))
+    if entry.get("job_runtime"):
+        return int(entry["job_runtime"])
+    if entry.get("elapsed"):
+        return int(entry["elapsed"]) * 1000
+    return None
 
 
 def _measured_read_pct(entry: dict[str, Any]) -> int | None:
@@ -793,16 +803,14 @@ def _intervals(
 ) -> list[FioInterval]:
     """Per-interval IO from cumulative dumps: each dump minus the one before.
 
-    Time comes from `job_runtime` (ms, fio >= 3.8) or `elapsed` (s)."""
+    Time comes from the direction runtimes (ms), see `_wall_runtime_ms`."""
     last = final_index if final_index is not None else len(documents) - 1
     rows: list[FioInterval] = []
     previous: dict[tuple[int, str], tuple[int, int, int, float, int]] = {}
     for dump_index, document in enumerate(documents[: last + 1]):
         entries, _ = _entries(document.value)
         for job_index, entry in enumerate(entries):
-            t_ms = entry.get("job_runtime")
-            if t_ms is None:
-                t_ms = int(entry.get("elapsed", 0)) * 1000
+            t_ms = _wall_runtime_ms(entry) or 0
             for name in _DIRECTIONS:
                 if not isinstance(entry.get(name), dict):
                     continue

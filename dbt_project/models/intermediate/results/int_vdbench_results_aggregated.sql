@@ -26,6 +26,8 @@ runs_assigned_to_results as (
     select
         stg_vdbench__runs.*,
         stg_vdbench__outputs.output_kind_rank,
+        stg_ingest__source_files.result_per,
+        stg_ingest__source_files.source_folder,
         case
             when stg_ingest__source_files.result_per = 'folder'
                 then
@@ -56,11 +58,32 @@ runs_assigned_to_results as (
 
 ),
 
+runs_deduplicated_across_reports as (
+
+    -- with result_per = file every report is its own result, but summary,
+    -- totals, logfile and flatfile of one Vdbench run repeat the same
+    -- totals (to 1-4 decimals): keep the best report of each run so that a
+    -- run is never counted twice
+    select * from runs_assigned_to_results
+    qualify
+        result_per = 'folder'
+        or row_number() over (
+            partition by
+                source_folder,
+                rd_name,
+                avg_label,
+                round(iops),
+                round(throughput_mb_s, 1)
+            order by output_kind_rank, source_file_id
+        ) = 1
+
+),
+
 runs_of_best_output_kind as (
 
     -- summary, totals, logfile and flatfile of one hand-run Vdbench repeat
     -- the same totals: in a folder result only the best kind is summed
-    select * from runs_assigned_to_results
+    select * from runs_deduplicated_across_reports
     qualify
         output_kind_rank
         = min(output_kind_rank) over (partition by result_group)

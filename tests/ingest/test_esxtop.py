@@ -1,0 +1,522 @@
+r"""esxtop batch captures: the four real samples, synthetic quirks, bad input, a generated capture.
+
+Expected values were read from the sample files by hand (`head -c`, `cut`), not copied from the
+parser's output.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+from benchmarks.esxtop_generate import generate
+from ingest.parsers import esxtop
+from ingest.records import Parsed, ParseError
+from ingest.sources import source_for
+from ingest.tables import arrow_schema
+from tests.conftest import SAMPLES, source_of
+
+ESXTOP = SAMPLES / "esxtop"
+BIG = "rach-sharp_esxtopd__esxtop-data.csv"
+SMALL = "rach-sharp_esxtopd__small-esxtop-data.csv"
+EXCEL = "gsliu_VisualEsxtopOnline__origincsvfile-excel-resaved.csv"
+CR_ONLY = "gsliu_VisualEsxtopOnline__origincsv-cr-only-lineends.csv"
+UTC = dt.UTC
+
+
+def _parse_sample(name: str) -> Parsed:
+    data, source = source_of(ESXTOP / name)
+    return esxtop.parse(data, source)
+
+
+def _parse_bytes(data: bytes, name: str = "capture.csv") -> Parsed:
+    return esxtop.parse(data, source_for(f"/drop/{name}", data))
+
+
+def _capture(parsed: Parsed) -> esxtop.EsxtopCapture:
+    (capture,) = parsed.tables["esxtop_captures"]
+    return capture
+
+
+def _series(parsed: Parsed, header_suffix: str) -> list[float | None]:
+    """Values of the one counter whose header ends with `header_suffix`, by sample_index."""
+    counters = parsed.tables["esxtop_counters"].to_pylist()
+    (counter_id,) = [c["counter_id"] for c in counters if c["header"].endswith(header_suffix)]
+    rows = [r for r in parsed.tables["esxtop_samples"].to_pylist() if r["counter_id"] == counter_id]
+    return [r["value"] for r in sorted(rows, key=lambda r: r["sample_index"])]
+
+
+# ---------------------------------------------------------------- the four real samples
+
+REAL = [
+    pytest.param(
+        BIG,
+        dict(
+            dialect="quoted",
+            line_ending="lf",
+            sample_count=3,
+            column_count=17_427,
+            repaired_cells=3,
+            first=dt.datetime(2018, 4, 24, 10, 49, 12, tzinfo=UTC),
+            last=dt.datetime(2018, 4, 24, 10, 49, 22, tzinfo=UTC),
+            interval_s=5.0,
+        ),
+        r"\Physical Cpu(_Total)\% Util Time",
+        [8.95, 9.38, 8.48],
+        id="esxtop-data",
+    ),
+    pytest.param(
+        SMALL,
+        dict(
+            dialect="quoted",
+            line_ending="lf",
+            sample_count=3,
+            column_count=7_630,  # 7,631 cells after the timestamp; the last is the trailing comma's
+            repaired_cells=0,
+            first=dt.datetime(2018, 4, 26, 14, 6, 27, tzinfo=UTC),
+            last=dt.datetime(2018, 4, 26, 14, 6, 37, tzinfo=UTC),
+            interval_s=5.0,
+        ),
+        r"\Physical Cpu(_Total)\% Util Time",
+        [10.48, 7.71, 8.35],
+        id="small-esxtop-data",
+    ),
+    pytest.param(
+        EXCEL,
+        dict(
+            dialect="excel",
+            line_ending="crlf",
+            sample_count=514,
+            column_count=11,
+            repaired_cells=0,
+            first=dt.datetime(2015, 3, 26, 22, 42, tzinfo=UTC),
+            last=dt.datetime(2015, 3, 26, 23, 29, tzinfo=UTC),
+            interval_s=5.497,  # 47 minutes over 513 steps: the stamps lost their seconds
+        ),
+        r"\Physical Cpu(1)\% Util Time",
+        [40.86, 33.27, 16.19],
+        id="excel-resaved",
+    ),
+    pytest.param(
+        CR_ONLY,
+        dict(
+            dialect="excel",
+            line_ending="cr",
+            sample_count=100,
+            column_count=6,
+            repaired_cells=0,
+            # time-only stamps 22:42:26 .. 22:51:28, placed on 1970-01-01
+            first=dt.datetime(1970, 1, 1, 22, 42, 26, tzinfo=UTC),
+            last=dt.datetime(1970, 1, 1, 22, 51, 28, tzinfo=UTC),
+            interval_s=5.475,  # 542 s over 99 steps
+        ),
+        r"\Physical Cpu(_Total)\% Util Time",
+        [32.64, 28.33, 14.0],
+        id="cr-only-lineends",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "expected", "total_util", "first_values"), REAL)
+def test_real_sample_loads(name, expected, total_util, first_values):
+    parsed = _parse_sample(name)
+    capture = _capture(parsed)
+    assert capture.dialect == expected["dialect"]
+    assert capture.line_ending == expected["line_ending"]
+    assert capture.sample_count == expected["sample_count"]
+    assert capture.column_count == expected["column_count"]
+    assert capture.repaired_cells == expected["repaired_cells"]
+    assert capture.first_sampled_at == expected["first"]
+    assert capture.last_sampled_at == expected["last"]
+    assert capture.interval_s == pytest.approx(expected["interval_s"])
+    assert (capture.dropped_rows, capture.empty_cells, capture.malformed_cells) == (0, 0, 0)
+    assert capture.utc_offset_min == 0
+    # Every cell is kept: one sample row per sample x counter, each pair once.
+    samples = parsed.tables["esxtop_samples"]
+    assert samples.num_rows == capture.cell_count == capture.sample_count * capture.column_count
+    assert parsed.tables["esxtop_counters"].num_rows == capture.column_count
+    assert len(parsed.tables["esxtop_sample_times"]) == capture.sample_count
+    assert _series(parsed, total_util)[:3] == first_values
+
+
+def test_tables_match_their_declared_schemas():
+    parsed = _parse_sample(SMALL)
+    for table, declared in esxtop.TABLES.items():
+        rows = parsed.tables[table]
+        if isinstance(declared, pa.Schema):
+            assert rows.schema == declared, table
+        else:
+            assert all(isinstance(row, declared) for row in rows), table
+            arrow_schema(declared)  # every field type maps to a column type
+
+
+def test_pcpu_power_state_padded_cells_get_their_missing_comma():
+    # GIVEN `..."T-State T7",   -"\\localhost.home\PCPU Power State(PCPU 1)\%C-State C0"...`
+    # and rows `..."0.00",    73.1"8.93",...` (no comma after the padded cell)
+    parsed = _parse_sample(BIG)
+    dashes = [c for c in parsed.tables["esxtop_counters"].to_pylist() if c["is_name_inferred"]]
+    # THEN both `-` cells are counters named after the PCPU block they close
+    assert [(c["column_index"], c["instance"], c["counter"], c["header"]) for c in dashes] == [
+        (17_398, "PCPU 0", "-", "   -"),
+        (17_427, "PCPU 1", "-", "   -"),
+    ]
+    assert {c["host"] for c in dashes} == {"localhost.home"}
+    assert {c["object_group"] for c in dashes} == {"PCPU Power State"}
+    values = parsed.tables["esxtop_samples"].to_pylist()
+    by_cell = {(r["sample_index"], r["counter_id"]): r["value"] for r in values}
+    assert [by_cell[(i, 17_397)] for i in range(3)] == [73.1, 70.2, 68.5]
+    assert [by_cell[(i, 17_426)] for i in range(3)] == [73.3, 77.6, 73.9]
+    # AND the cell after the repaired one is the next counter, not glued to it
+    assert [by_cell[(i, 17_398)] for i in range(3)] == [8.93, 10.94, 8.02]
+    assert any("missing commas" in note for note in parsed.notes)
+
+
+def test_header_cells_are_split_into_host_group_instance_counter():
+    counters = {c["header"]: c for c in _parse_sample(BIG).tables["esxtop_counters"].to_pylist()}
+
+    def split(header: str) -> tuple:
+        c = counters[header]
+        return c["host"], c["object_group"], c["instance"], c["counter"]
+
+    assert split(r"\\localhost.home\Memory\Free MBytes") == (
+        "localhost.home",
+        "Memory",
+        None,
+        "Free MBytes",
+    )
+    assert split(r"\\localhost.home\Physical Cpu Load\Cpu Load (5 Minute Avg)") == (
+        "localhost.home",
+        "Physical Cpu Load",
+        None,
+        "Cpu Load (5 Minute Avg)",
+    )
+    assert split(
+        r"\\localhost.home\Network Port(vSwitch0:33554435:Shadow of vmnic0)\Link Speed (Mb/s)"
+    ) == (
+        "localhost.home",
+        "Network Port",
+        "vSwitch0:33554435:Shadow of vmnic0",
+        "Link Speed (Mb/s)",
+    )
+    assert split(r"\\localhost.home\Virtual Disk(poseidon:scsi0:0)\Average MilliSec/Write")[2:] == (
+        "poseidon:scsi0:0",
+        "Average MilliSec/Write",
+    )
+
+
+def test_trailing_comma_column_is_dropped_with_a_note():
+    parsed = _parse_sample(SMALL)
+    counters = parsed.tables["esxtop_counters"].to_pylist()
+    assert counters[-1]["header"] == r"\\localhost.home\PCPU Power State(PCPU 1)\%P-State P15"
+    assert _series(parsed, r"(PCPU 1)\%P-State P15") == [16.31, 3.79, 4.51]
+    assert any("dropped the empty last column" in note for note in parsed.notes)
+
+
+def test_time_only_stamps_are_placed_on_1970_01_01_with_a_note():
+    parsed = _parse_sample(CR_ONLY)
+    capture = _capture(parsed)
+    assert capture.has_dates is False
+    times = parsed.tables["esxtop_sample_times"]
+    assert (times[0].timestamp_text, times[0].line_number) == ("22:42:26", 2)
+    assert any("time-only" in note for note in parsed.notes)
+
+
+def test_excel_minute_stamps_are_kept_as_written():
+    parsed = _parse_sample(EXCEL)
+    capture = _capture(parsed)
+    assert capture.timestamp_resolution_s == 60
+    times = parsed.tables["esxtop_sample_times"]
+    # the first seven rows all say `3/26/2015 22:42`
+    assert {t.sampled_at for t in times[:7]} == {dt.datetime(2015, 3, 26, 22, 42, tzinfo=UTC)}
+    assert times[7].sampled_at == dt.datetime(2015, 3, 26, 22, 43, tzinfo=UTC)
+
+
+# ---------------------------------------------------------------- synthetic quirks
+
+H = r"\\esx01.lab\Physical Cpu(_Total)\% Util Time"
+H2 = r"\\esx01.lab\Memory\Free MBytes"
+
+
+def _csv(lines: list[str], end: str = "\n") -> bytes:
+    return (end.join(lines) + end).encode()
+
+
+def test_semicolon_locale_copy_with_decimal_comma():
+    # A UTF-8 byte-order mark, as a spreadsheet's "CSV UTF-8" save writes it.
+    data = b"\xef\xbb\xbf" + _csv(
+        [
+            f'"(PDH-CSV 4.0) (UTC)(0)";"{H}";"{H2}"',
+            '"04/24/2018 10:49:12";"8,95";"1234"',
+            '"04/24/2018 10:49:17";"9,38";"1235,5"',
+        ]
+    )
+    parsed = _parse_bytes(data)
+    assert _capture(parsed).dialect == "semicolon"
+    assert _series(parsed, r"\% Util Time") == [8.95, 9.38]
+    assert _series(parsed, r"\Free MBytes") == [1234.0, 1235.5]
+
+
+def test_truncated_last_row_is_dropped_with_a_note():
+    data = (
+        f'"(PDH-CSV 4.0) (UTC)(0)","{H}","{H2}"\n'
+        '"04/24/2018 10:49:12","8.95","1234"\n'
+        '"04/24/2018 10:49:17","9.38","1235"\n'
+        '"04/24/2018 10:49:22","9.'
+    ).encode()
+    parsed = _parse_bytes(data)
+    capture = _capture(parsed)
+    assert (capture.sample_count, capture.dropped_rows) == (2, 1)
+    assert "dropped truncated last row (line 4): the file ends inside it" in parsed.notes
+    assert _series(parsed, r"\% Util Time") == [8.95, 9.38]
+
+
+def test_unterminated_last_row_with_all_fields_is_kept():
+    data = f'"(PDH-CSV 4.0) (UTC)(0)","{H}"\n"04/24/2018 10:49:12","8.95"'.encode()
+    parsed = _parse_bytes(data)
+    assert _capture(parsed).dropped_rows == 0
+    assert _series(parsed, r"\% Util Time") == [8.95]
+
+
+def test_trailing_column_with_values_is_kept_as_a_nameless_counter():
+    data = _csv(
+        [
+            f'"(PDH-CSV 4.0) (UTC)(0)","{H}",',
+            '"04/24/2018 10:49:12","8.95",',
+            '"04/24/2018 10:49:17","9.38","7"',
+        ]
+    )
+    parsed = _parse_bytes(data)
+    capture = _capture(parsed)
+    assert (capture.column_count, capture.empty_cells) == (2, 1)
+    last = parsed.tables["esxtop_counters"].to_pylist()[-1]
+    assert (last["header"], last["is_name_inferred"]) == ("", True)
+    assert _series(parsed, r"\% Util Time") == [8.95, 9.38]
+    values = sorted(
+        (r["sample_index"], r["value"])
+        for r in parsed.tables["esxtop_samples"].to_pylist()
+        if r["counter_id"] == 1
+    )
+    assert values == [(0, None), (1, 7.0)]
+    assert any("no header but 1 values" in note for note in parsed.notes)
+
+
+def test_samples_are_counter_major_snaking_over_the_rows():
+    # Storage, not meaning: DuckDB compresses this order to ~0.2x the CSV (see bench_esxtop).
+    samples = _parse_sample(SMALL).tables["esxtop_samples"].slice(0, 9).to_pylist()
+    assert [(r["counter_id"], r["sample_index"]) for r in samples] == [
+        (0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (2, 0), (2, 1), (2, 2)
+    ]  # fmt: skip
+
+
+def test_several_hosts_in_one_file():
+    data = _csv(
+        [
+            '"(PDH-CSV 4.0) (UTC)(0)","\\\\esx01.lab\\Physical Cpu(_Total)\\% Util Time",'
+            '"\\\\esx02.lab\\Physical Cpu(_Total)\\% Util Time"',
+            '"04/24/2018 10:49:12","8.95","51.20"',
+        ]
+    )
+    parsed = _parse_bytes(data)
+    capture = _capture(parsed)
+    assert (capture.host_count, json.dumps(capture.hosts_json)) == (2, '["esx01.lab", "esx02.lab"]')
+    assert _series(parsed, r"esx02.lab\Physical Cpu(_Total)\% Util Time") == [51.2]
+
+
+def test_empty_and_non_numeric_cells_are_kept_and_counted():
+    data = _csv(
+        [
+            f'"(PDH-CSV 4.0) (UTC)(0)","{H}","{H2}"',
+            '"04/24/2018 10:49:12","","1234"',
+            '"04/24/2018 10:49:17","9.38","n/a"',
+        ]
+    )
+    parsed = _parse_bytes(data)
+    capture = _capture(parsed)
+    assert (capture.cell_count, capture.empty_cells, capture.malformed_cells) == (4, 1, 1)
+    assert _series(parsed, r"\% Util Time") == [None, 9.38]
+    assert _series(parsed, r"\Free MBytes") == [1234.0, None]
+    assert parsed.tables["esxtop_malformed_cells"] == [
+        esxtop.EsxtopMalformedCell(sample_index=1, counter_id=1, line_number=3, cell_text="n/a")
+    ]
+
+
+def test_instance_names_with_parentheses_and_backslashes():
+    header = r"\\esx01.lab\Group Cpu(1234:my vm (copy)\x)\% Used"
+    data = _csv([f'"(PDH-CSV 4.0) (UTC)(0)","{header}"', '"04/24/2018 10:49:12","3.5"'])
+    (counter,) = _parse_bytes(data).tables["esxtop_counters"].to_pylist()
+    assert (counter["object_group"], counter["instance"], counter["counter"]) == (
+        "Group Cpu",
+        r"1234:my vm (copy)\x",
+        "% Used",
+    )
+
+
+def test_pdh_bias_shifts_local_time_to_utc():
+    data = _csv(
+        [f'"(PDH-CSV 4.0) (Pacific Standard Time)(480)","{H}"', '"04/24/2018 10:49:12","8.95"']
+    )
+    parsed = _parse_bytes(data)
+    assert _capture(parsed).utc_offset_min == 480
+    assert parsed.tables["esxtop_sample_times"][0].sampled_at == dt.datetime(
+        2018, 4, 24, 18, 49, 12, tzinfo=UTC
+    )
+
+
+def test_time_only_stamps_roll_over_midnight():
+    data = _csv([f"(PDH-CSV 4.0) (UTC)(0),{H}", "23:59:58,1", "00:00:03,2"], end="\r")
+    times = _parse_bytes(data).tables["esxtop_sample_times"]
+    assert [t.sampled_at for t in times] == [
+        dt.datetime(1970, 1, 1, 23, 59, 58, tzinfo=UTC),
+        dt.datetime(1970, 1, 2, 0, 0, 3, tzinfo=UTC),
+    ]
+
+
+# ---------------------------------------------------------------- detection and bad input
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        pytest.param((ESXTOP / BIG).read_bytes()[:65536], True, id="quoted-sample"),
+        pytest.param((ESXTOP / CR_ONLY).read_bytes(), True, id="unquoted-sample"),
+        pytest.param(b'\xef\xbb\xbf"(PDH-CSV 4.0) (UTC)(0)","x"\n', True, id="utf8-bom"),
+        pytest.param(b'{\n  "fio version" : "fio-3.36",\n', False, id="fio-json"),
+        pytest.param(b"timestamp,value\n1,2\n", False, id="other-csv"),
+        pytest.param(b"", False, id="empty"),
+    ],
+)
+def test_detect(head, expected):
+    assert esxtop.detect(head, "whatever.csv") is expected
+
+
+BAD = [
+    pytest.param(
+        b"timestamp,value\n1,2\n", "line 1, column 1", "not an esxtop capture", id="not-esxtop"
+    ),
+    pytest.param(
+        f'"(PDH-CSV 4.0) (UTC)(0)","{H}"\n'.encode(), "line 2", "no sample rows", id="header-only"
+    ),
+    pytest.param(
+        f'"(PDH-CSV 4.0) (UTC)(0)","{H}"'.encode(), "line 2", "no sample rows", id="no-line-end"
+    ),
+    pytest.param(b"", "line 1", "empty file", id="empty"),
+    pytest.param(
+        _csv(['"(PDH-CSV 4.0) (UTC)(0)","x y z","1 2 3"', '"04/24/2018 10:49:12","1","2"']),
+        "line 1",
+        "no header cell of the form",
+        id="garbage-header",
+    ),
+    pytest.param(
+        _csv(
+            [
+                f'"(PDH-CSV 4.0) (UTC)(0)","{H}","{H2}"',
+                '"04/24/2018 10:49:12","1","2"',
+                '"04/24/2018 10:49:17","1"',
+                '"04/24/2018 10:49:22","1","2"',
+            ]
+        ),
+        "line 3",
+        "2 fields where the header has 3",
+        id="short-row-mid-file",
+    ),
+    pytest.param(
+        _csv([f'"(PDH-CSV 4.0) (UTC)(0)","{H}"', '"yesterday","1"']),
+        "line 2, column 1",
+        "unreadable sample time 'yesterday'",
+        id="bad-timestamp",
+    ),
+    pytest.param(
+        _csv(
+            [
+                f'"(PDH-CSV 4.0) (UTC)(0)","{H}"',
+                '"04/24/2018 10:49:12","1"',
+                f'"(PDH-CSV 4.0) (UTC)(0)","{H}"',
+                '"04/24/2018 10:49:17","1"',
+            ]
+        ),
+        "line 3, column 1",
+        "a second header: concatenated captures",
+        id="concatenated-captures",
+    ),
+    pytest.param(
+        _csv([f'"(PDH-CSV 4.0) (UTC)(0)"|"{H}"', '"04/24/2018 10:49:12"|"1"']),
+        "line 1",
+        "header has no ',' or ';'",
+        id="unknown-delimiter",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "location", "reason"), BAD)
+def test_bad_input_raises_parse_error_with_location(data, location, reason):
+    with pytest.raises(ParseError) as caught:
+        _parse_bytes(data, "bad.csv")
+    assert caught.value.path == "/drop/bad.csv"
+    assert caught.value.location == location
+    assert reason in caught.value.reason
+
+
+# ---------------------------------------------------------------- generated capture, loader path
+
+
+@pytest.mark.parametrize(
+    ("dialect", "quirks", "hosts"),
+    [
+        pytest.param("quoted", (), 1, id="quoted"),
+        pytest.param(
+            "quoted",
+            ("trailing_comma", "truncated_last_row", "empty_cells", "malformed_cells"),
+            2,
+            id="quoted-quirks-2-hosts",
+        ),
+        pytest.param("semicolon", ("cr_line_ends", "empty_cells"), 1, id="semicolon-cr"),
+        pytest.param("excel", (), 1, id="excel"),
+    ],
+)
+def test_generated_2000_column_capture_round_trips(tmp_path: Path, dialect, quirks, hosts):
+    made = generate(
+        tmp_path / "capture.csv",
+        columns=2_000,
+        rows=30,
+        hosts=hosts,
+        dialect=dialect,
+        quirks=quirks,
+    )
+    parsed = _parse_bytes(made.path.read_bytes())
+    capture = _capture(parsed)
+    assert (
+        (capture.column_count, capture.sample_count)
+        == (made.columns, made.rows)
+        == (2_000, made.rows)
+    )
+    assert (capture.empty_cells, capture.malformed_cells) == (
+        made.empty_cells,
+        made.malformed_cells,
+    )
+    assert tuple(capture.hosts_json) == made.hosts
+    assert capture.dropped_rows == (1 if "truncated_last_row" in quirks else 0)
+    samples = parsed.tables["esxtop_samples"]
+    assert samples.num_rows == made.columns * made.rows
+    assert samples.column("value").null_count == made.empty_cells + made.malformed_cells
+    pairs = duckdb.sql("select count(distinct (sample_index, counter_id)) from samples").fetchone()
+    assert pairs == (samples.num_rows,)
+
+
+def test_samples_insert_into_duckdb_as_the_loader_does():
+    con = duckdb.connect()
+    con.register("arrow_table", _parse_sample(SMALL).tables["esxtop_samples"])
+    con.execute(
+        "create table esxtop_samples (sample_index integer, counter_id integer, value double, "
+        "_source_file_id bigint)"
+    )
+    con.execute("insert into esxtop_samples select *, ? as _source_file_id from arrow_table", [7])
+    total_util = con.execute(
+        "select count(*), sum(value) filter (where counter_id = 11) from esxtop_samples"
+    ).fetchone()
+    # counter 11 is column 12, `Physical Cpu(_Total)\% Util Time`: 10.48, 7.71, 8.35
+    assert total_util == (22_890, pytest.approx(10.48 + 7.71 + 8.35))
