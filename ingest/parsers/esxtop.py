@@ -70,6 +70,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import re
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -197,6 +198,7 @@ class _Progress:
     dropped_rows: int = 0
     trailing_values: int = 0
     dropped_line: int | None = None
+    id_cache: dict[int, tuple[np.ndarray, pa.Array]] = field(default_factory=dict)
 
 
 def parse(data: bytes, source: SourceFile) -> Parsed:
@@ -391,22 +393,54 @@ def _read_rows(
     view = memoryview(data)
     pos = layout.body_start
     line_number = 1
-    while pos < len(data):
-        stop = data.find(term, min(pos + _CHUNK_BYTES, len(data)))
-        end = len(data) if stop < 0 else stop + len(term)
-        chunk = bytearray(view[pos:end])
-        first_sample = len(progress.sample_lines)
-        line_number = _check_lines(
-            chunk, line_number, end == len(data), layout, nfields, trailing_empty, progress, path
-        )
-        if len(progress.sample_lines) > first_sample:
-            body = chunk.translate(
-                _TO_LINES[layout.delimiter, layout.line_ending], _DROPPED[layout.line_ending]
+    # Slices of a fixed number of lines (about _CHUNK_BYTES), so that most slices have the same
+    # shape and share one counter_id array.
+    first_line = data.find(term, pos) - pos + len(term)
+    lines_per_chunk = max(1, _CHUNK_BYTES // max(first_line, 1))
+    # Two stages overlap on two cores: while a worker thread parses one slice (pyarrow and
+    # numpy release the GIL), this thread checks and translates the next one. One worker, so
+    # slices are parsed in order and `progress` has one writer per field.
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        parsing: Future[None] | None = None
+        while pos < len(data):
+            end = _after_lines(data, term, pos, lines_per_chunk)
+            chunk = bytearray(view[pos:end])
+            first_sample = len(progress.sample_lines)
+            line_number = _check_lines(
+                chunk,
+                line_number,
+                end == len(data),
+                layout,
+                nfields,
+                trailing_empty,
+                progress,
+                path,
             )
-            del chunk
-            _parse_cells(body, nfields, first_sample, progress, path)
-        pos = end
+            nrows = len(progress.sample_lines) - first_sample
+            if nrows:
+                body = chunk.translate(
+                    _TO_LINES[layout.delimiter, layout.line_ending], _DROPPED[layout.line_ending]
+                )
+                del chunk
+                if parsing is not None:
+                    parsing.result()
+                parsing = worker.submit(
+                    _parse_cells, body, nfields, first_sample, nrows, progress, path
+                )
+            pos = end
+        if parsing is not None:
+            parsing.result()
     return progress
+
+
+def _after_lines(data: bytes, term: bytes, pos: int, count: int) -> int:
+    """The offset just after `count` more lines from `pos` (or the end of the data)."""
+    for _ in range(count):
+        stop = data.find(term, pos)
+        if stop < 0:
+            return len(data)
+        pos = stop + len(term)
+    return pos
 
 
 def _check_lines(
@@ -520,10 +554,14 @@ def _insert_missing_delimiters(line: bytes, delim: bytes) -> tuple[bytes, int]:
 
 
 def _parse_cells(
-    body: bytes | bytearray, width: int, first_sample: int, progress: _Progress, path: str
+    body: bytes | bytearray,
+    width: int,
+    first_sample: int,
+    nrows: int,
+    progress: _Progress,
+    path: str,
 ) -> None:
     """Parse one cell per line of `body` (rows of `width` cells, the time cell first as `0`)."""
-    nrows = len(progress.sample_lines) - first_sample
     values = _values(body, nrows * width)
     if isinstance(values, tuple):
         values, bad = values
@@ -538,10 +576,16 @@ def _parse_cells(
         progress.empty_cells += values.null_count
     if len(values) != nrows * width:
         raise ParseError(path, f"line {progress.sample_lines[first_sample]}", "cell count mismatch")
-    progress.batches.append(_snake_batch(values, nrows, width, first_sample))
+    progress.batches.append(_snake_batch(values, nrows, width, first_sample, progress.id_cache))
 
 
-def _snake_batch(values: pa.Array, nrows: int, width: int, first_sample: int) -> pa.RecordBatch:
+def _snake_batch(
+    values: pa.Array,
+    nrows: int,
+    width: int,
+    first_sample: int,
+    cache: dict[int, tuple[np.ndarray, pa.Array]],
+) -> pa.RecordBatch:
     """Row-major cells (time cell first), reordered counter by counter, snaking over the rows.
 
     Counter-major order puts each counter's values side by side (runs of equal values, narrow
@@ -550,13 +594,7 @@ def _snake_batch(values: pa.Array, nrows: int, width: int, first_sample: int) ->
     which DuckDB bit-packs as 2-bit deltas.
     """
     ncols = width - 1
-    local = np.arange(nrows, dtype=np.int32)
-    snake = np.empty((ncols, nrows), dtype=np.int32)
-    snake[0::2] = local
-    snake[1::2] = local[::-1]
-    counter_ids = np.empty((ncols, nrows), dtype=np.int32)
-    counter_ids[:] = np.arange(ncols, dtype=np.int32)[:, None]
-    counter_ids = counter_ids.ravel()
+    snake, counter_ids = _id_patterns(nrows, ncols, cache)
     if values.null_count == 0:
         # Plain numpy: the value matrix without its time column, transposed block by block
         # (a block stays in cache; a whole-matrix transpose misses it on every cell), odd
@@ -571,14 +609,30 @@ def _snake_batch(values: pa.Array, nrows: int, width: int, first_sample: int) ->
         ordered = pa.array(reordered.ravel())
     else:
         # take() keeps the nulls that numpy would turn into NaN.
-        positions = snake.astype(np.int64) * width + 1 + counter_ids.reshape(ncols, nrows)
-        ordered = values.take(pa.array(positions.ravel()))
-    sample_ids = snake.ravel()
-    if first_sample:
-        sample_ids += first_sample
-    return pa.RecordBatch.from_arrays(
-        [pa.array(sample_ids), pa.array(counter_ids), ordered], schema=SAMPLES_SCHEMA
-    )
+        positions = snake.astype(np.int64) * width + 1
+        positions += counter_ids.to_numpy().astype(np.int64)
+        ordered = values.take(pa.array(positions))
+    sample_ids = pa.array(snake + first_sample)
+    return pa.RecordBatch.from_arrays([sample_ids, counter_ids, ordered], schema=SAMPLES_SCHEMA)
+
+
+def _id_patterns(
+    nrows: int, ncols: int, cache: dict[int, tuple[np.ndarray, pa.Array]]
+) -> tuple[np.ndarray, pa.Array]:
+    """Local sample indexes (snaking) and counter ids of a slice of `nrows` rows, counter-major.
+
+    Slices of the same shape share one counter_id array (Arrow arrays are immutable), which
+    saves 4 bytes per cell of memory and the time to write them.
+    """
+    if nrows not in cache:
+        local = np.arange(nrows, dtype=np.int32)
+        snake = np.empty((ncols, nrows), dtype=np.int32)
+        snake[0::2] = local
+        snake[1::2] = local[::-1]
+        counter_ids = np.repeat(np.arange(ncols, dtype=np.int32), nrows)
+        cache.clear()  # one shape at a time: the last slice is usually the only other one
+        cache[nrows] = (snake.ravel(), pa.array(counter_ids))
+    return cache[nrows]
 
 
 # Cells to lines in one translate pass: the delimiter becomes a newline, a locale copy's
@@ -594,7 +648,9 @@ _TO_LINES = {
 }
 _DROPPED = {"lf": b'"', "crlf": b'"\r', "cr": b'"'}
 
-_READ = pacsv.ReadOptions(column_names=["value"], block_size=16 << 20)
+# One block per slice: one result array (no combine_chunks copy) and, measured on 2 cores,
+# faster than splitting the slice over threads.
+_READ = pacsv.ReadOptions(column_names=["value"], block_size=_CHUNK_BYTES + (16 << 20))
 _SPLIT = pacsv.ParseOptions(quote_char=False, ignore_empty_lines=False)
 _AS_FLOAT = pacsv.ConvertOptions(
     column_types={"value": pa.float64()}, null_values=[""], strings_can_be_null=True

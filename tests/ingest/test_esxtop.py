@@ -382,8 +382,8 @@ def test_time_only_stamps_roll_over_midnight():
 @pytest.mark.parametrize(
     ("head", "expected"),
     [
-        pytest.param((ESXTOP / BIG).read_bytes()[:65536], True, id="quoted-sample"),
-        pytest.param((ESXTOP / CR_ONLY).read_bytes(), True, id="unquoted-sample"),
+        pytest.param(ESXTOP / BIG, True, id="quoted-sample"),
+        pytest.param(ESXTOP / CR_ONLY, True, id="unquoted-sample"),
         pytest.param(b'\xef\xbb\xbf"(PDH-CSV 4.0) (UTC)(0)","x"\n', True, id="utf8-bom"),
         pytest.param(b'{\n  "fio version" : "fio-3.36",\n', False, id="fio-json"),
         pytest.param(b"timestamp,value\n1,2\n", False, id="other-csv"),
@@ -391,6 +391,8 @@ def test_time_only_stamps_roll_over_midnight():
     ],
 )
 def test_detect(head, expected):
+    if isinstance(head, Path):
+        head = head.read_bytes()[:65536]
     assert esxtop.detect(head, "whatever.csv") is expected
 
 
