@@ -40,6 +40,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     load.add_argument("--quiet", action="store_true", help="no progress bar, summary counts only")
 
+    reference = commands.add_parser(
+        "reference", help="write the reference dataset (the five source studies) into DIR"
+    )
+    reference.add_argument("dir", type=Path, metavar="DIR")
     return parser
 
 
@@ -142,9 +146,19 @@ def _handle(
     return load_member(warehouse, item, resolver, known)
 
 
+def _run_reference(args: argparse.Namespace, console: Console) -> int:
+    from ingest.reference.dataset import write_reference_dataset
+
+    written = write_reference_dataset(args.dir)
+    console.print(f"wrote {len(written)} files of the reference dataset into {args.dir}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(stderr=False, highlight=False)
+    if args.command == "reference":
+        return _run_reference(args, console)
     return _run_load(args, console)
 
 
