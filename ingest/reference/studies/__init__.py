@@ -12,4 +12,18 @@ from __future__ import annotations
 
 from types import ModuleType
 
-STUDIES: tuple[ModuleType, ...] = ()
+from ingest.reference.studies import (
+    lenovo_sr650_vsan65_blog,
+    micron_vsan62_vs_65_brief,
+    micron_vsan67_sata_ra,
+    samsung_pm1743_vsan8_esa,
+    sfd7_vsan60_scaling,
+)
+
+STUDIES: tuple[ModuleType, ...] = (
+    micron_vsan67_sata_ra,
+    micron_vsan62_vs_65_brief,
+    lenovo_sr650_vsan65_blog,
+    samsung_pm1743_vsan8_esa,
+    sfd7_vsan60_scaling,
+)
