@@ -16,6 +16,9 @@ from ingest.__main__ import main as ingest_main
 from tests.conftest import REPO, SAMPLES
 
 DBT_PROJECT = REPO / "dbt_project"
+# The synthetic HCIBench results tree (tests/fixtures/hcibench/make_fixtures.py): per-VM fio
+# and Vdbench outputs with their `-res.txt` summaries, loaded beside the samples.
+HCIBENCH_RESULTS = REPO / "tests" / "fixtures" / "hcibench" / "results"
 
 # Two terse outputs of one test, copied (at run time, never into the repo)
 # into a labelled folder so `result_per: folder` aggregation, run labels and
@@ -101,5 +104,6 @@ def built_warehouse(
     # Exit 1 is expected: the samples include files the parsers reject on purpose.
     assert ingest_main(["load", str(samples), "--db", str(db_path)]) in (0, 1)
     assert ingest_main(["load", str(folder), "--db", str(db_path)]) == 0
+    assert ingest_main(["load", str(HCIBENCH_RESULTS), "--db", str(db_path)]) == 0
     success, failures = _dbt_build(db_path, work)
     yield BuiltWarehouse(db_path, success, failures, folder)

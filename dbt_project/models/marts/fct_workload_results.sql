@@ -19,6 +19,12 @@ int_hcibench_case_cpu_averaged as (
 
 ),
 
+int_result_outputs_excluded as (
+
+    select * from {{ ref('int_result_outputs_excluded') }}
+
+),
+
 results_keyed as (
 
     select
@@ -116,6 +122,32 @@ results_joined_to_cpu as (
         results_keyed.total_ios,
         results_keyed.io_bytes,
 
+        -- completeness: outputs left out, and the HCIBench -res.txt
+        -- figures of the case against the recomputed sums
+        coalesce(
+            int_result_outputs_excluded.vms_excluded,
+            results_keyed.vms_excluded,
+            0
+        ) as vms_excluded,
+        coalesce(
+            int_result_outputs_excluded.vms_excluded,
+            results_keyed.vms_excluded,
+            0
+        ) > 0 as is_partial,
+        results_keyed.source_tool = 'hcibench_summary' as is_summary_derived,
+        int_result_outputs_excluded.summary_iops,
+        int_result_outputs_excluded.summary_throughput_mb_s,
+        100.0
+        * (int_result_outputs_excluded.summary_iops - results_keyed.iops)
+        / nullif(results_keyed.iops, 0) as summary_iops_delta_pct,
+        100.0
+        * (
+            int_result_outputs_excluded.summary_throughput_mb_s
+            - results_keyed.throughput_mb_s
+        )
+        / nullif(results_keyed.throughput_mb_s, 0)
+            as summary_throughput_delta_pct,
+
         -- metadata
         results_keyed.avg_latency_source,
         results_keyed.p95_latency_source,
@@ -139,6 +171,8 @@ results_joined_to_cpu as (
         on
             results_keyed.result_group
             = int_hcibench_case_cpu_averaged.result_group
+    left join int_result_outputs_excluded
+        on results_keyed.result_id = int_result_outputs_excluded.result_id
 
 )
 

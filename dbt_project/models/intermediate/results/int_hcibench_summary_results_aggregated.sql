@@ -107,6 +107,8 @@ results_aggregated as (
         min(block_size_bytes) as block_size_bytes,
         min(threads_per_disk) as outstanding_io,
         cast(sum(vm_count) as bigint) as vm_count,
+        -- VMs HCIBench itself left out ("finished testing early")
+        cast(sum(coalesce(vms_finished_early, 0)) as bigint) as vms_excluded,
         count(distinct source_file_id) as source_file_count,
 
         -- facts

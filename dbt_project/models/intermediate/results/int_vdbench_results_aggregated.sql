@@ -25,6 +25,25 @@ runs_assigned_to_results as (
 
     select
         stg_vdbench__runs.*,
+        -- the block size is the requested xfersize unless the measured
+        -- bytes per I/O disagree by more than 1 %: a transfer-size
+        -- distribution (xfersize=(512,10,4k,20,...)) reports its first size
+        -- as xfersize while bytes_per_io is the mean actually moved, which
+        -- is what IOPS x block size = throughput needs
+        case
+            when
+                stg_vdbench__runs.xfersize_bytes is null
+                or (
+                    stg_vdbench__runs.bytes_per_io > 0
+                    and abs(
+                        stg_vdbench__runs.bytes_per_io
+                        - stg_vdbench__runs.xfersize_bytes
+                    )
+                    > 0.01 * stg_vdbench__runs.xfersize_bytes
+                )
+                then stg_vdbench__runs.bytes_per_io
+            else stg_vdbench__runs.xfersize_bytes
+        end as run_block_size_bytes,
         stg_vdbench__outputs.output_kind_rank,
         stg_ingest__source_files.result_per,
         stg_ingest__source_files.source_folder,
@@ -116,10 +135,8 @@ results_aggregated as (
                 then cast(round(min(requested_seek_pct)) as integer)
         end as random_pct,
         case
-            when
-                min(coalesce(xfersize_bytes, bytes_per_io))
-                = max(coalesce(xfersize_bytes, bytes_per_io))
-                then min(coalesce(xfersize_bytes, bytes_per_io))
+            when min(run_block_size_bytes) = max(run_block_size_bytes)
+                then min(run_block_size_bytes)
         end as block_size_bytes,
         max(threads) as outstanding_io,
         count(distinct source_file_id) as vm_count,
