@@ -1,5 +1,9 @@
 """Command line: `python -m ingest load PATH... [--label K=V ...] [--db FILE]`.
 
+Also `build` (dbt build under the writer lock), `publish` (refresh the dashboard's serving
+snapshot) and `locked -- CMD` (any other writer, e.g. the expectations, under the writer
+lock); see `ingest/publish.py` for why writers queue and the dashboard reads a snapshot.
+
 Exit status: 0 when nothing was rejected, 1 when some file was rejected (the
 others still load), 2 for a usage error.
 """
@@ -7,6 +11,8 @@ others still load), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ingest import labels as run_labels
 from ingest.load import LabelResolver, LoadSummary, Outcome, Warehouse, collect, load_member
+from ingest.locking import WriterBusy, writer_lock
+from ingest.publish import clear_pending, mark_pending, needs_publish, publish
 from ingest.settings import warehouse_path
 from ingest.walk import ARCHIVE_SEP, Member, Refused
 
@@ -44,6 +52,20 @@ def _parser() -> argparse.ArgumentParser:
         "reference", help="write the reference dataset (the five source studies) into DIR"
     )
     reference.add_argument("dir", type=Path, metavar="DIR")
+
+    db_help = "warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)"
+    build = commands.add_parser(
+        "build", help="dbt build under the writer lock, then publish the serving snapshot"
+    )
+    build.add_argument("--db", help=db_help)
+    build.add_argument("dbt_args", nargs=argparse.REMAINDER, help="extra `dbt build` arguments")
+    pub = commands.add_parser("publish", help="publish the dashboard's serving snapshot")
+    pub.add_argument("--db", help=db_help)
+    locked = commands.add_parser(
+        "locked", help="run CMD under the writer lock, then publish (e.g. the expectations)"
+    )
+    locked.add_argument("--db", help=db_help)
+    locked.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")
     return parser
 
 
@@ -109,7 +131,32 @@ def _run_load(args: argparse.Namespace, console: Console) -> int:
     known_paths = {item.path for item in items}
     resolver = LabelResolver(cli_labels)
     summary = LoadSummary()
-    warehouse = Warehouse(warehouse_path(args.db))
+    db_path = warehouse_path(args.db)
+    # One writer at a time for the whole load; the dashboard reads the serving snapshot
+    # meanwhile, and a second writer waits here rather than failing on DuckDB's lock.
+    with writer_lock(db_path):
+        # Set before writing, so a load killed at any point makes the next one publish.
+        stale = needs_publish(db_path)
+        mark_pending(db_path)
+        _load_items(items, db_path, resolver, known_paths, summary, args, console)
+        if stale or summary.by_status("loaded", "replaced"):
+            publish(db_path)
+        else:
+            clear_pending(db_path)
+    _print_summary(console, summary, args.paths, args.quiet)
+    return summary.exit_code
+
+
+def _load_items(
+    items: list[Member | Refused],
+    db_path: Path,
+    resolver: LabelResolver,
+    known_paths: set[str],
+    summary: LoadSummary,
+    args: argparse.Namespace,
+    console: Console,
+) -> None:
+    warehouse = Warehouse(db_path)
     progress = Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -128,8 +175,6 @@ def _run_load(args: argparse.Namespace, console: Console) -> int:
                 progress.advance(task)
     finally:
         warehouse.close()
-    _print_summary(console, summary, args.paths, args.quiet)
-    return summary.exit_code
 
 
 def _handle(
@@ -154,11 +199,59 @@ def _run_reference(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _run_locked(cmd: list[str], db_path: Path, console: Console) -> int:
+    """Run a writer command under the writer lock; publish when it succeeds."""
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(db_path)}
+    with writer_lock(db_path):
+        mark_pending(db_path)
+        status = subprocess.run(cmd, env=env, check=False).returncode
+        if status == 0:
+            publish(db_path)
+        else:
+            console.print(f"[yellow]not published:[/] {cmd[0]} exited {status}")
+    return status
+
+
+def _run_build(args: argparse.Namespace, console: Console) -> int:
+    project = str(Path(__file__).resolve().parent.parent / "dbt_project")
+    extra = [a for i, a in enumerate(args.dbt_args) if (i, a) != (0, "--")]
+    script = Path(sys.executable).with_name("dbt")  # the venv's dbt, whatever PATH says
+    dbt = [str(script)] if script.is_file() else [sys.executable, "-m", "dbt.cli.main"]
+    cmd = [*dbt, "build", "--project-dir", project, "--profiles-dir", project, *extra]
+    return _run_locked(cmd, warehouse_path(args.db), console)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        return _main(argv)
+    except WriterBusy as exc:  # another writer kept the warehouse past the timeout
+        Console(stderr=True, highlight=False).print(f"[red]error:[/] {escape(str(exc))}")
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
+    parser = _parser()
+    # `ingest build --select x` hands options it does not know to dbt.
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command != "build":
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command == "build":
+        args.dbt_args = [*unknown, *args.dbt_args]
     console = Console(stderr=False, highlight=False)
     if args.command == "reference":
         return _run_reference(args, console)
+    if args.command == "build":
+        return _run_build(args, console)
+    if args.command == "publish":
+        target = publish(warehouse_path(args.db))
+        console.print(f"published {target}")
+        return 0
+    if args.command == "locked":
+        cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
+        if not cmd:
+            console.print("[red]error:[/] locked needs a command: ingest locked -- CMD ...")
+            return USAGE_ERROR
+        return _run_locked(cmd, warehouse_path(args.db), console)
     return _run_load(args, console)
 
 

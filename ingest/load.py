@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from ingest import labels as run_labels
 from ingest import tables
+from ingest.faults import kill_point
 from ingest.hcibench_context import hcibench_case_of
 from ingest.records import Parsed, ParseError
 from ingest.registry import HEAD_BYTES, PARSERS, detect_format
@@ -211,10 +212,12 @@ class Warehouse:
                 f"insert into raw.source_files (source_file_id, {columns}) values (?, {marks})",
                 [new_id, *source_row.values()],
             )
+            kill_point("before_commit")
             con.commit()
         except BaseException:
             con.rollback()
             raise
+        kill_point("after_commit")
         return new_id
 
 

@@ -32,6 +32,17 @@ MAX_FILE_BYTES = int(os.environ.get("PERF_MAX_FILE_BYTES", 4 * 1024**3))
 # Archives nest (an Observer bundle inside an HCIBench case inside a tarball),
 # but not without end.
 MAX_ARCHIVE_DEPTH = 4
+# Everything one archive expands to, nested archives included: members are held in memory
+# until loaded, so a decompression bomb (a few MB of gzip that inflate to 100 GB of zeros
+# in many members) must stop here, not at the out-of-memory killer.
+MAX_ARCHIVE_BYTES = int(os.environ.get("PERF_MAX_ARCHIVE_BYTES", 8 * 1024**3))
+
+# Tool outputs compress 5-50:1 (esxtop CSVs full of zeros reach ~100:1); gzip's ceiling is
+# ~1030:1, which only runs of one byte reach. Past this ratio, and past the first 64 MiB, a
+# member is a decompression bomb and is refused before the per-file limit fills memory.
+MAX_COMPRESSION_RATIO = int(os.environ.get("PERF_MAX_COMPRESSION_RATIO", 400))
+_RATIO_GRACE_BYTES = 64 * 1024**2
+_CHUNK = 1024**2
 
 ARCHIVE_SEP = "!/"
 
@@ -57,16 +68,61 @@ class _TooLarge(Exception):
     pass
 
 
+class _Bomb(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class _Budget:
+    """Bytes a top-level archive may still expand to."""
+
+    remaining: int
+
+    def limit(self) -> int:
+        return min(MAX_FILE_BYTES, self.remaining)
+
+    def refusal(self, where: str, size: int) -> Refused:
+        if size > MAX_FILE_BYTES:
+            return _too_large(where, size)
+        return Refused(
+            where,
+            f"archive expands to over {MAX_ARCHIVE_BYTES:,} bytes in total (refused; set "
+            "PERF_MAX_ARCHIVE_BYTES to raise it)",
+        )
+
+
 def is_archive_name(name: str) -> bool:
     lower = name.lower()
     return lower.endswith((".tar", ".tar.gz", ".tgz", ".zip", ".gz"))
 
 
-def _read_bounded(stream: io.BufferedIOBase, limit: int) -> bytes:
-    data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise _TooLarge
-    return data
+def _read_bounded(
+    stream: io.BufferedIOBase, limit: int, compressed_pos: Callable[[], int] | None = None
+) -> bytes:
+    """At most `limit` bytes, else _TooLarge; _Bomb when the data inflates too steeply
+    (`compressed_pos` tells how many compressed bytes have been consumed so far)."""
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := stream.read(min(_CHUNK, limit + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise _TooLarge
+        if (
+            compressed_pos is not None
+            and size > _RATIO_GRACE_BYTES
+            and size > MAX_COMPRESSION_RATIO * max(compressed_pos(), 1)
+        ):
+            raise _Bomb
+    return b"".join(chunks)
+
+
+def _bomb(where: str) -> Refused:
+    return Refused(
+        where,
+        f"decompresses over {MAX_COMPRESSION_RATIO}:1, a decompression bomb (refused; set "
+        "PERF_MAX_COMPRESSION_RATIO to raise it)",
+    )
 
 
 def _safe_member_name(name: str) -> str | None:
@@ -93,7 +149,9 @@ def _too_large(path: str, size: int) -> Refused:
     )
 
 
-def _expand_tar(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member | Refused]:
+def _expand_tar(
+    logical: str, stream: BinaryIO, depth: int, budget: _Budget
+) -> Iterator[Member | Refused]:
     with tarfile.open(fileobj=stream, mode="r:*") as archive:
         # Label files first: a run.yaml stored after the outputs it describes
         # must still label them (the loader reads labels as they arrive).
@@ -112,15 +170,27 @@ def _expand_tar(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member |
             if not info.isfile():
                 yield Refused(where, "archive member is not a regular file (refused)")
                 continue
-            if info.size > MAX_FILE_BYTES:
-                yield _too_large(where, info.size)
+            if info.size > budget.limit():
+                yield budget.refusal(where, info.size)
                 continue
             extracted = archive.extractfile(info)
-            data = extracted.read() if extracted else b""
-            yield from _expand_bytes(where, data, depth)
+            start = stream.tell()
+            try:  # a .tar.gz inflates as it goes: watch the compressed position
+                data = (
+                    _read_bounded(extracted, info.size, lambda s=start: stream.tell() - s)
+                    if extracted
+                    else b""
+                )
+            except _Bomb:
+                yield _bomb(where)
+                continue
+            budget.remaining -= len(data)
+            yield from _expand_bytes(where, data, depth, budget)
 
 
-def _expand_zip(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member | Refused]:
+def _expand_zip(
+    logical: str, stream: BinaryIO, depth: int, budget: _Budget
+) -> Iterator[Member | Refused]:
     with zipfile.ZipFile(stream) as archive:
         for info in sorted(archive.infolist(), key=_labels_first):
             if info.is_dir():
@@ -136,19 +206,29 @@ def _expand_zip(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member |
             if stat.S_ISLNK(info.external_attr >> 16):
                 yield Refused(where, "archive member is a link (refused)")
                 continue
-            if info.file_size > MAX_FILE_BYTES:
-                yield _too_large(where, info.file_size)
+            if info.file_size > budget.limit():
+                yield budget.refusal(where, info.file_size)
                 continue
             with archive.open(info) as member:
-                try:
-                    content = _read_bounded(member, MAX_FILE_BYTES)
+                try:  # the declared sizes may lie: read no more than the limits
+                    content = _read_bounded(
+                        member,
+                        budget.limit(),
+                        lambda i=info, m=member: i.compress_size - m._compress_left,
+                    )
                 except _TooLarge:
-                    yield _too_large(where, info.file_size)
+                    yield budget.refusal(where, budget.limit() + 1)
                     continue
-            yield from _expand_bytes(where, content, depth)
+                except _Bomb:
+                    yield _bomb(where)
+                    continue
+            budget.remaining -= len(content)
+            yield from _expand_bytes(where, content, depth, budget)
 
 
-def _expand_bytes(logical: str, data: bytes, depth: int) -> Iterator[Member | Refused]:
+def _expand_bytes(
+    logical: str, data: bytes, depth: int, budget: _Budget
+) -> Iterator[Member | Refused]:
     """A member already in memory: a plain file, or an archive to open."""
     if not is_archive_name(logical) or depth >= MAX_ARCHIVE_DEPTH:
         if depth >= MAX_ARCHIVE_DEPTH and is_archive_name(logical):
@@ -158,27 +238,35 @@ def _expand_bytes(logical: str, data: bytes, depth: int) -> Iterator[Member | Re
             return
         yield Member(logical, len(data), lambda data=data: data)
         return
-    yield from _expand_archive(logical, io.BytesIO(data), depth + 1)
+    yield from _expand_archive(logical, io.BytesIO(data), depth + 1, budget)
 
 
-def _expand_archive(logical: str, stream: BinaryIO, depth: int) -> Iterator[Member | Refused]:
+def _expand_archive(
+    logical: str, stream: BinaryIO, depth: int, budget: _Budget
+) -> Iterator[Member | Refused]:
     """The members of the archive readable from `stream` (seekable)."""
     lower = logical.lower()
     try:
         if lower.endswith(".zip"):
-            yield from _expand_zip(logical, stream, depth)
+            yield from _expand_zip(logical, stream, depth, budget)
         elif lower.endswith((".tar", ".tar.gz", ".tgz")):
-            yield from _expand_tar(logical, stream, depth)
+            yield from _expand_tar(logical, stream, depth, budget)
         else:  # a single gzip-compressed file, e.g. observer.json.gz
             inner = posixpath.basename(logical)[: -len(".gz")]
             where = f"{logical}{ARCHIVE_SEP}{inner}"
             with gzip.GzipFile(fileobj=stream) as unpacked:
+                start = stream.tell()
                 try:
-                    content = _read_bounded(unpacked, MAX_FILE_BYTES)
+                    content = _read_bounded(unpacked, budget.limit(), lambda: stream.tell() - start)
                 except _TooLarge:
-                    yield Refused(where, f"decompresses to over {MAX_FILE_BYTES:,} bytes (refused)")
+                    limit = budget.limit()
+                    yield Refused(where, f"decompresses to over {limit:,} bytes (refused)")
                     return
-            yield from _expand_bytes(where, content, depth)
+                except _Bomb:
+                    yield _bomb(where)
+                    return
+            budget.remaining -= len(content)
+            yield from _expand_bytes(where, content, depth, budget)
     except (tarfile.TarError, zipfile.BadZipFile, gzip.BadGzipFile, EOFError, OSError) as exc:
         yield Refused(logical, f"archive cannot be read: {exc}")
 
@@ -206,7 +294,7 @@ def expand_file(path: Path) -> Iterator[Member | Refused]:
     size = path.stat().st_size
     if is_archive_name(path.name):
         with open(path, "rb") as stream:
-            yield from _expand_archive(logical, stream, 1)
+            yield from _expand_archive(logical, stream, 1, _Budget(MAX_ARCHIVE_BYTES))
         return
     if size > MAX_FILE_BYTES:
         yield _too_large(logical, size)

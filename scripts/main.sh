@@ -27,12 +27,15 @@ if [ "$status" -gt 1 ]; then echo "ingest failed (exit $status)" >&2; exit "$sta
 
 if [ -f dbt_project/dbt_project.yml ]; then
     echo "== dbt build"
-    dbt build --project-dir dbt_project --profiles-dir dbt_project
+    # Under the writer lock (a concurrent load waits), then publishes the dashboard's snapshot.
+    python -m ingest build
 fi
 
 if [ -f expectations/__main__.py ]; then
     echo "== data quality (great-expectations)"
-    python -m expectations || echo "WARNING: data-quality constraints failed; see the report above and the dashboard's data-quality page" >&2
+    python -m ingest locked -- python -m expectations || echo "WARNING: data-quality constraints failed; see the report above and the dashboard's data-quality page" >&2
+    # Publish whatever the outcome: marts.data_quality_results records the failures too.
+    python -m ingest publish
 fi
 
 if [ "$serve" = 1 ] && [ -f app/streamlit_app.py ]; then

@@ -17,7 +17,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from ingest.settings import warehouse_path
+from ingest import settings
+from ingest.publish import serving_path
 
 __all__ = [
     "WarehouseUnavailable",
@@ -29,6 +30,18 @@ __all__ = [
 
 LOCK_RETRIES = 4
 LOCK_RETRY_DELAY_S = 0.5
+
+
+def warehouse_path(cli_value: str | None = None) -> Path:
+    """The file the dashboard reads: the serving snapshot, else the main warehouse file.
+
+    Writers publish `<db stem>.serving.duckdb` (or `PERF_SERVING_PATH`) after each load and
+    build (ingest/publish.py), so reading it never blocks them nor waits for them. Before the
+    first publish only the main file exists; it is read with the bounded lock retry below.
+    """
+    main = settings.warehouse_path(cli_value)
+    snapshot = serving_path(main)
+    return snapshot if snapshot.is_file() else main
 
 
 class WarehouseUnavailable(RuntimeError):

@@ -562,7 +562,13 @@ def _parse_cells(
     path: str,
 ) -> None:
     """Parse one cell per line of `body` (rows of `width` cells, the time cell first as `0`)."""
-    values = _values(body, nrows * width)
+    try:
+        values = _values(body, nrows * width)
+    except pa.ArrowInvalid:  # a cell that is not even UTF-8 text (a corrupt file)
+        line = progress.sample_lines[first_sample]
+        raise ParseError(path, f"line {line}", "a cell is not UTF-8 text") from None
+    if len(values if not isinstance(values, tuple) else values[0]) != nrows * width:
+        raise ParseError(path, f"line {progress.sample_lines[first_sample]}", "cell count mismatch")
     if isinstance(values, tuple):
         values, bad = values
         line_numbers = progress.sample_lines

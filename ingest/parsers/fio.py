@@ -256,13 +256,26 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
     if not text.strip():
         raise ParseError(source.path, "byte 0", "empty file: fio wrote no output")
-    if _JSON_MARK.search(data):
-        return _parse_json_stream(text, source)
-    if _TERSE_LINE.search(text) or _TERSE_V2.search(text):
-        return _parse_terse(text, source)
-    if re.search(r"\(groupid=\d+, jobs=\d+\): err=", text):
-        return _parse_normal(text, source)
+    try:
+        if _JSON_MARK.search(data):
+            return _parse_json_stream(text, source)
+        if _TERSE_LINE.search(text) or _TERSE_V2.search(text):
+            return _parse_terse(text, source)
+        if re.search(r"\(groupid=\d+, jobs=\d+\): err=", text):
+            return _parse_normal(text, source)
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        # A value of the wrong shape where fio writes a number ("5.095.00", a string in a
+        # JSON percentile map): a corrupt file, not a parser bug.
+        location = _bad_value_line(text, exc)
+        raise ParseError(source.path, location, f"value of the wrong type: {exc}") from None
     raise ParseError(source.path, _first_text_line(text), _no_result_reason(text))
+
+
+def _bad_value_line(text: str, exc: Exception) -> str:
+    """`line N` of the first line holding the value a conversion choked on (quoted in `exc`)."""
+    quoted = re.search(r"'([^']{1,200})'", str(exc))
+    at = text.find(quoted.group(1)) if quoted else -1
+    return f"line {text.count(chr(10), 0, at) + 1}" if at >= 0 else "line 1"
 
 
 def _first_text_line(text: str) -> str:

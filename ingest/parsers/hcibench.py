@@ -1046,7 +1046,18 @@ def _leaves(value: Any, prefix: str) -> Iterator[tuple[str, Any, bool]]:
         yield prefix, value, False
 
 
+# hcibench.cfg / perf-conf.yaml are a few KiB; PyYAML reads ~3 MB/s, so a huge "settings"
+# file would hang a load for minutes: beyond this it is not HCIBench's configuration.
+_MAX_SETTINGS_BYTES = 1024 * 1024
+
+
 def _parse_settings(text: str, source: SourceFile, parsed: Parsed) -> None:
+    if len(text) > _MAX_SETTINGS_BYTES:
+        raise ParseError(
+            source.path,
+            f"byte {_MAX_SETTINGS_BYTES}",
+            f"over {_MAX_SETTINGS_BYTES:,} bytes: too large for an HCIBench settings file",
+        )
     try:
         document = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -1233,5 +1244,19 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
             source.path, "line 1", "not an HCIBench summary, parameter, config or resource file"
         )
     parsed = Parsed()
-    _PARSERS[kind](text, source, parsed)
+    try:
+        _PARSERS[kind](text, source, parsed)
+    except (ValueError, TypeError, OverflowError) as exc:
+        # A value of the wrong shape where HCIBench writes a number (`rwmixread=5x0`).
+        # Settings files may hold credentials: their values are never echoed.
+        shown = "" if kind == "settings" else f": {exc}"
+        location = "file" if kind == "settings" else _bad_value_line(text, exc)
+        raise ParseError(source.path, location, f"value of the wrong type{shown}") from None
     return parsed
+
+
+def _bad_value_line(text: str, exc: Exception) -> str:
+    """`line N` of the first line holding the value a conversion choked on (quoted in `exc`)."""
+    quoted = re.search(r"'([^']{1,200})'", str(exc))
+    at = text.find(quoted.group(1)) if quoted else -1
+    return f"line {text.count(chr(10), 0, at) + 1}" if at >= 0 else "line 1"

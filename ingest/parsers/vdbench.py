@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import math
 import posixpath
 import re
 from dataclasses import dataclass
@@ -562,6 +563,8 @@ def _flat_value(text: str, kind: str, source: SourceFile, line_no: int, column: 
         value = float(text)
     except ValueError:
         raise _fail(source, line_no, f"column {column!r}: {text!r} is not a number") from None
+    if kind == "i" and not math.isfinite(value):
+        raise _fail(source, line_no, f"column {column!r}: {text!r} is not a whole number")
     return int(value) if kind == "i" else value
 
 

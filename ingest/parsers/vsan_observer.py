@@ -285,6 +285,14 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     return _parse_bundle_file(data, source)
 
 
+# Epoch seconds a datetime can hold (up to 9999-12-31): beyond that a stamp is corrupt.
+_MAX_TS = 253402300799.0
+
+
+def _is_time(ts: Any) -> bool:
+    return _is_number(ts) and 0 <= ts <= _MAX_TS
+
+
 def _utc(ts: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(ts, tz=dt.UTC)
 
@@ -366,7 +374,7 @@ def _bundle_rows(
             entity = "/".join(keys[:-1]) or fid.entity
             metric, unit = metric_name(fid.family, observer_metric)
             for i, (ts, value) in enumerate(zip(times, avgs, strict=True)):
-                if not _is_number(ts):
+                if not _is_time(ts):
                     raise ParseError(source.path, f"{path}.times[{i}]", f"bad time {ts!r}")
                 if value is None:
                     nulls[0] += 1
@@ -458,6 +466,8 @@ def _num(obj: Any, *keys: str) -> float | None:
         return None
     if not _is_number(obj):
         raise _BadLine(f"{'.'.join(keys)}: expected a number, got {obj!r}")
+    if keys[-1].endswith("-taken") and not _is_time(obj):
+        raise _BadLine(f"{'.'.join(keys)}: time {obj!r} out of range")
     return float(obj)
 
 

@@ -258,7 +258,7 @@ def _interval(value: Any, source: SourceFile, where: str) -> int | None:
         return None
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: 1e999 reads as infinity
         raise ParseError(source.path, where, f"bad metricsCollectInterval {value!r}") from None
 
 
@@ -401,6 +401,15 @@ def _powercli_value(raw: str, source: SourceFile, where: str) -> float:
 
 def _from_powercli(text: str, source: SourceFile) -> Iterator[PerfSample]:
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        yield from _powercli_records(reader, source)
+    except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
+        # line_num counts the lines of the records read before the bad one.
+        where = f"line {reader.line_num + 1}"
+        raise ParseError(source.path, where, f"bad CSV: {exc}") from None
+
+
+def _powercli_records(reader: csv.DictReader, source: SourceFile) -> Iterator[PerfSample]:
     fields = {name.strip().lower(): name for name in reader.fieldnames or []}
     missing = [k for k in ("entity", "name", "time", "value") if k not in fields]
     if missing:

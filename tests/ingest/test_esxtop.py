@@ -522,3 +522,16 @@ def test_samples_insert_into_duckdb_as_the_loader_does():
     ).fetchone()
     # counter 11 is column 12, `Physical Cpu(_Total)\% Util Time`: 10.48, 7.71, 8.35
     assert total_util == (22_890, pytest.approx(10.48 + 7.71 + 8.35))
+
+
+def test_fuzz_regression_cell_that_is_not_utf8_is_a_parse_error() -> None:
+    # GIVEN a real Excel re-save with a 0xFF byte in a cell of its first sample (found by
+    # fuzzing: pyarrow raised ArrowInvalid instead of a clean rejection)
+    name = "gsliu_VisualEsxtopOnline__origincsvfile-excel-resaved.csv"
+    lines = (ESXTOP / name).read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b",", b",\xff", 1)
+    data = b"\n".join(lines)
+    with pytest.raises(ParseError) as caught:
+        esxtop.parse(data, source_for(f"/x/{name}", data))
+    assert caught.value.location == "line 2"
+    assert caught.value.reason == "a cell is not UTF-8 text"

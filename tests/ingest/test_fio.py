@@ -459,3 +459,37 @@ def test_fio_fresh_json_plus_output_from_installed_fio(tmp_path):
         if b.direction == "read" and b.latency_kind == "lat"
     ]
     assert sum(b.io_count for b in bins) == read.total_ios
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "location", "value"),
+    [
+        pytest.param(
+            "fioplot__fio-3.16__randread-32-32.json",
+            b'"1.000000"',
+            b'"1e40020.000000"',
+            "line 55",
+            "'1e40020.000000'",
+            id="json-percentile-key",
+        ),
+        pytest.param(
+            "sumitshatwara__fio-3.1__normal_status-interval_transcript__fio_output.txt",
+            b" 5.00th=[",
+            b" 5.095.00th=[",
+            "line 16",
+            "'5.095.00'",
+            id="normal-percentile",
+        ),
+    ],
+)
+def test_fuzz_regression_malformed_number_is_a_parse_error(
+    name: str, old: bytes, new: bytes, location: str, value: str
+) -> None:
+    # GIVEN a real output with one number mangled (found by fuzzing: float() raised ValueError)
+    data = (FIO / name).read_bytes().replace(old, new, 1)
+    # WHEN parsed THEN a clean rejection names the line and the value
+    with pytest.raises(ParseError) as caught:
+        fio.parse(data, source_for(f"/x/{name}", data))
+    assert caught.value.location == location
+    assert caught.value.reason.startswith("value of the wrong type")
+    assert value in caught.value.reason

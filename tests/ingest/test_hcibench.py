@@ -715,3 +715,18 @@ def test_claims_only_hcibench_files_among_all_samples(samples: Path) -> None:
     assert claimed == {
         "hcibench/cleeistaken_hcibenchapi__fio-1vmdk-100ws-4-100rdpct-100randompct-2threads.paramfile"
     }
+
+
+def test_fuzz_regression_non_numeric_rwmixread_is_a_parse_error() -> None:
+    # GIVEN the fixture fio.cfg without its read_pct header and with rwmixread=5x0 (found by
+    # fuzzing: float() raised ValueError)
+    case = "fio-2vmdk-100ws-4k-50rdpct-100randompct-2threads-1700000000"
+    text = (RESULTS / "hcib25-fio" / case / "fio.cfg").read_text(encoding="utf-8")
+    text = text.replace("; read_pct:       50\n", "").replace("rwmixread=50", "rwmixread=5x0")
+    data = text.encode()
+    with pytest.raises(ParseError) as caught:
+        hcibench.parse(data, source_for("/x/fio.cfg", data))
+    assert caught.value.location == "line 16"
+    assert (
+        caught.value.reason == "value of the wrong type: could not convert string to float: '5x0'"
+    )

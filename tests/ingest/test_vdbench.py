@@ -630,3 +630,14 @@ def test_single_interval_run_with_nan_cpu() -> None:
         None,
     )
     assert parsed.tables["vdbench_intervals"][0].cpu_sys_user_pct == 3.1
+
+
+def test_fuzz_regression_infinite_whole_number_is_a_parse_error() -> None:
+    # GIVEN a real flatfile whose bytes/io cell reads 1e400 (found by fuzzing: int(inf) raised
+    # OverflowError)
+    name = "masakioui_vdb_oceanstor__vdbench50407_38RDs_cpu_cols__flatfile.html"
+    data = (VDB / name).read_bytes().replace(b" 309.8125 16384 ", b" 309.8125 1e400 ", 1)
+    with pytest.raises(ParseError) as caught:
+        vdbench.parse(data, source_for(f"/x/{name}", data))
+    assert caught.value.location == "line 348"
+    assert caught.value.reason == "column 'bytes/io': '1e400' is not a whole number"

@@ -283,3 +283,19 @@ def test_thumb_file_handed_to_parse_is_rejected():
     data, source = source_of(BUNDLE / "dom" / "domobj-client-esx01.lab.local_thumb.json")
     with pytest.raises(ParseError, match="down-sampled"):
         vsan_observer.parse(data, source)
+
+
+def test_fuzz_regression_time_beyond_year_9999_is_a_parse_error() -> None:
+    # GIVEN a real bundle file whose third readCount time is corrupt (found by fuzzing:
+    # datetime raised OverflowError instead of a clean rejection)
+    import json
+
+    path = BUNDLE / "dom" / "domobj-client-esx01.lab.local.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["stats"]["readCount"]["times"][2] = 1.7179e31
+    data = json.dumps(doc).encode()
+    # WHEN parsed THEN it is rejected at that time stamp
+    with pytest.raises(ParseError) as caught:
+        vsan_observer.parse(data, source_for(path.as_posix(), data))
+    assert caught.value.location == "$.stats.readCount.times[2]"
+    assert caught.value.reason == "bad time 1.7179e+31"

@@ -166,3 +166,30 @@ def test_bad_input_is_rejected_with_location(name, location, reason):
     with pytest.raises(ParseError) as err:
         vsan_perfsvc.parse(data, source)
     assert (err.value.location, err.value.reason) == (location, reason)
+
+
+def test_fuzz_regression_infinite_collect_interval_is_a_parse_error() -> None:
+    # GIVEN the real pyVmomi JSON with metricsCollectInterval 1e999, which json reads as
+    # infinity (found by fuzzing: int(inf) raised OverflowError)
+    data = JSON_SAMPLE.read_bytes().replace(
+        b'"metricsCollectInterval": 300', b'"metricsCollectInterval": 1e999', 1
+    )
+    _, source = source_of(JSON_SAMPLE)
+    with pytest.raises(ParseError) as caught:
+        vsan_perfsvc.parse(data, source)
+    assert caught.value.location == "$[0].value[0]"
+    assert caught.value.reason == "bad metricsCollectInterval inf"
+
+
+def test_fuzz_regression_csv_field_over_the_csv_limit_is_a_parse_error() -> None:
+    # GIVEN the PowerCLI export with an unterminated quote opening a 200 KB field (found by
+    # fuzzing: csv.Error "field larger than field limit" escaped)
+    path = FIXTURE_DIR / "valid" / "get-vsanstat_export.csv"
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = b'"' + lines[2] + b"x" * 200_000
+    data = b"\n".join(lines)
+    _, source = source_of(path)
+    with pytest.raises(ParseError) as caught:
+        vsan_perfsvc.parse(data, source)
+    assert caught.value.location == "line 3"
+    assert caught.value.reason == "bad CSV: field larger than field limit (131072)"
