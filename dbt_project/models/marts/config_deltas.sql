@@ -4,6 +4,12 @@
     'dedupe', 'compression', 'stripe_width', 'osr_pct', 'disk_groups',
     'transport', 'working_set', 'storage', 'nodes',
 ] -%}
+{#- Labels a storage-policy profile sets: two profiles of one profile_order
+    may differ in several of them and still be one comparison. -#}
+{%- set policy_dimensions = [
+    'ftm', 'ftt', 'checksum', 'dedupe', 'compression', 'stripe_width',
+    'osr_pct',
+] -%}
 
 with
 
@@ -63,7 +69,8 @@ to_results as (
 results_paired as (
 
     -- same testbed and workload, exactly one label different (and known
-    -- on both sides)
+    -- on both sides), or two profiles of the results' profile_order that
+    -- differ in nothing but the policy labels the profiles set
     select
         from_results.result_id as from_result_id,
         to_results.result_id as to_result_id,
@@ -138,6 +145,16 @@ results_paired as (
             end
         {%- endfor %}
         = 1
+        or (
+            list_contains(to_results.profile_order, from_results.profile)
+            and list_contains(from_results.profile_order, to_results.profile)
+            and from_results.profile != to_results.profile
+            {%- for dimension in dimensions
+                if dimension not in policy_dimensions + ['profile'] %}
+                and from_results.{{ dimension }}
+                is not distinct from to_results.{{ dimension }}
+            {%- endfor %}
+        )
 
 ),
 

@@ -22,10 +22,13 @@ profile_orders_of_testbeds as (
 profiles_aggregated as (
 
     -- repeats of one workload on one profile: mean IOPS and IOPS-weighted
-    -- mean latency
+    -- mean latency. Disk groups and nodes are part of the grain: runs of one
+    -- profile on 1 and 2 disk groups (SFD7) are different results
     select
         testbed,
         working_set,
+        disk_groups,
+        nodes,
         read_pct,
         block_size_bytes,
         random_pct,
@@ -89,6 +92,8 @@ profiles_compared as (
         -- dimensions
         profiles_ordered.testbed,
         profiles_ordered.working_set,
+        profiles_ordered.disk_groups,
+        profiles_ordered.nodes,
         profiles_ordered.read_pct,
         profiles_ordered.block_size_bytes,
         profiles_ordered.random_pct,
@@ -128,6 +133,10 @@ profiles_compared as (
             profiles_ordered.testbed = baseline_profiles.testbed
             and profiles_ordered.working_set
             is not distinct from baseline_profiles.working_set
+            and profiles_ordered.disk_groups
+            is not distinct from baseline_profiles.disk_groups
+            and profiles_ordered.nodes
+            is not distinct from baseline_profiles.nodes
             and profiles_ordered.read_pct
             is not distinct from baseline_profiles.read_pct
             and profiles_ordered.block_size_bytes
@@ -140,6 +149,10 @@ profiles_compared as (
             profiles_ordered.testbed = previous_profiles.testbed
             and profiles_ordered.working_set
             is not distinct from previous_profiles.working_set
+            and profiles_ordered.disk_groups
+            is not distinct from previous_profiles.disk_groups
+            and profiles_ordered.nodes
+            is not distinct from previous_profiles.nodes
             and profiles_ordered.read_pct
             is not distinct from previous_profiles.read_pct
             and profiles_ordered.block_size_bytes

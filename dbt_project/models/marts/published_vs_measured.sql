@@ -4,10 +4,10 @@
     column below; a label the target mart does not carry (its grain
     aggregates over it) is not compared and is named in `reason`. -#}
 {%- set labels = [
-    'profile', 'working_set', 'transport', 'vsan_version', 'stripe_width',
-    'storage', 'disk_groups', 'nodes', 'vm_count', 'ftm', 'dedupe',
-    'compression', 'checksum', 'read_pct', 'random_pct', 'block_size_bytes',
-    'outstanding_io',
+    'profile', 'working_set', 'working_set_gb', 'transport', 'vsan_version',
+    'stripe_width', 'storage', 'disk_groups', 'nodes', 'vm_count', 'ftm',
+    'ftt', 'dedupe', 'compression', 'checksum', 'read_pct', 'random_pct',
+    'block_size_bytes', 'outstanding_io',
 ] -%}
 {%- set fct_metrics = [
     'iops', 'read_iops', 'write_iops', 'avg_latency_ms', 'read_latency_ms',
@@ -18,7 +18,14 @@
     'read_pct', 'random_pct', 'block_size_bytes', 'outstanding_io',
 ] -%}
 {%- set profile_grain = [
-    'profile', 'working_set', 'read_pct', 'random_pct', 'block_size_bytes',
+    'profile', 'working_set', 'disk_groups', 'nodes', 'read_pct',
+    'random_pct', 'block_size_bytes',
+] -%}
+{#- labels a capacity observation carries from its run labels -#}
+{%- set capacity_labels = [
+    'profile', 'working_set', 'working_set_gb', 'vsan_version',
+    'stripe_width', 'storage', 'disk_groups', 'nodes', 'ftm', 'ftt', 'dedupe',
+    'compression', 'checksum',
 ] -%}
 {%- set profile_metrics = [
     'iops_vs_baseline_pct', 'latency_vs_baseline_pct',
@@ -38,6 +45,18 @@ with
 published_results as (
 
     select * from {{ ref('published_results') }}
+
+),
+
+reference_exceptions as (
+
+    select * from {{ ref('reference_exceptions') }}
+
+),
+
+stg_ingest__source_files as (
+
+    select * from {{ ref('stg_ingest__source_files') }}
 
 ),
 
@@ -111,6 +130,10 @@ fct_results_labelled as (
         fct_workload_results.testbed,
         fct_workload_results.profile,
         fct_workload_results.working_set,
+        -- a free-form run label (SFD7 working sets in GB), from the labels
+        json_extract_string(
+            fct_workload_results.labels_json, '$.working_set_gb'
+        ) as working_set_gb,
         fct_workload_results.transport,
         fct_workload_results.vsan_version,
         fct_workload_results.stripe_width,
@@ -119,6 +142,7 @@ fct_results_labelled as (
         fct_workload_results.nodes,
         fct_workload_results.vm_count,
         fct_workload_results.ftm,
+        fct_workload_results.ftt,
         fct_workload_results.is_dedupe as dedupe,
         fct_workload_results.is_compression as compression,
         fct_workload_results.is_checksum as checksum,
@@ -162,17 +186,19 @@ fct_results_unpivoted as (
 
 profile_deltas_labelled as (
 
-    -- the profile mart's grain is testbed x working set x workload x
-    -- profile: the other labels are aggregated over
+    -- the profile mart's grain is testbed x working set x disk groups x
+    -- nodes x workload x profile: the other labels are aggregated over
     select
         'profile_latency_deltas' as target_mart,
         concat_ws(
-            '|', testbed, working_set, read_pct, block_size_bytes,
-            random_pct, profile
+            '|', testbed, working_set, disk_groups, nodes, read_pct,
+            block_size_bytes, random_pct, profile
         ) as matched_key,
         testbed,
         profile,
         working_set,
+        disk_groups,
+        nodes,
         read_pct,
         random_pct,
         block_size_bytes,
@@ -215,26 +241,73 @@ profile_deltas_unpivoted as (
 
 ),
 
-config_deltas_labelled as (
+config_deltas_both_directions as (
 
-    -- a delta carries the labels of its `to` result; `compared_to` names
-    -- the `from` value of the one label that differs
+    -- config_deltas keeps each pair once (off -> on, smaller -> larger,
+    -- alphabetical); a figure's `compared_to` names its own base, which
+    -- can be the other side (JBOF vs local NVMe): the reverse delta is
+    -- computed from the same pair
     select
-        fct_results_labelled.* exclude (
+        config_delta_id as matched_key,
+        to_result_id as labelled_result_id,
+        from_value as compared_to,
+        iops_delta_pct,
+        avg_latency_delta_pct as latency_delta_pct,
+        p95_latency_delta_pct,
+        cpu_delta_pct
+
+    from config_deltas
+
+    union all
+
+    select
+        concat(config_delta_id, '-reversed') as matched_key,
+        from_result_id as labelled_result_id,
+        to_value as compared_to,
+        {{ pct_change('from_iops', 'to_iops') }} as iops_delta_pct,
+        {{ pct_change('from_avg_latency_ms', 'to_avg_latency_ms') }}
+            as latency_delta_pct,
+        {{ pct_change('from_p95_latency_ms', 'to_p95_latency_ms') }}
+            as p95_latency_delta_pct,
+        {{ pct_change('from_cpu_util_pct', 'to_cpu_util_pct') }}
+            as cpu_delta_pct
+
+    from config_deltas
+
+),
+
+result_labels as (
+
+    select
+        * exclude (
             matched_key, compared_to,
             {{ (fct_metrics + ['iops_per_node']) | join(', ') }}
         ),
-        'config_deltas' as target_mart,
-        config_deltas.config_delta_id as matched_key,
-        config_deltas.from_value as compared_to,
-        config_deltas.iops_delta_pct,
-        config_deltas.avg_latency_delta_pct as latency_delta_pct,
-        config_deltas.p95_latency_delta_pct,
-        config_deltas.cpu_delta_pct
+        matched_key as labelled_result_id
 
-    from config_deltas
-    inner join fct_results_labelled
-        on config_deltas.to_result_id = fct_results_labelled.matched_key
+    from fct_results_labelled
+
+),
+
+config_deltas_labelled as (
+
+    -- a delta carries the labels of the result it describes; `compared_to`
+    -- names the base's value of the label that differs
+    select
+        result_labels.*,
+        'config_deltas' as target_mart,
+        config_deltas_both_directions.matched_key,
+        config_deltas_both_directions.compared_to,
+        config_deltas_both_directions.iops_delta_pct,
+        config_deltas_both_directions.latency_delta_pct,
+        config_deltas_both_directions.p95_latency_delta_pct,
+        config_deltas_both_directions.cpu_delta_pct
+
+    from config_deltas_both_directions
+    inner join result_labels
+        on
+            config_deltas_both_directions.labelled_result_id
+            = result_labels.labelled_result_id
 
 ),
 
@@ -255,23 +328,46 @@ config_deltas_unpivoted as (
 
 dedupe_ratios_labelled as (
 
+    -- a capacity observation carries the policy and run labels of the
+    -- folder it was captured in (density cache vs capacity test), not a
+    -- workload
     select
         'dedupe_ratios' as target_mart,
-        cast(capacity_observation_id as varchar) as matched_key,
-        testbed,
-        ftm,
+        cast(dedupe_ratios.capacity_observation_id as varchar) as matched_key,
+        dedupe_ratios.testbed,
+        dedupe_ratios.ftm,
+        dedupe_ratios.ftt,
+        stg_ingest__source_files.profile,
+        stg_ingest__source_files.working_set,
+        json_extract_string(
+            stg_ingest__source_files.labels_json, '$.working_set_gb'
+        ) as working_set_gb,
+        stg_ingest__source_files.vsan_version,
+        stg_ingest__source_files.stripe_width,
+        stg_ingest__source_files.storage,
+        stg_ingest__source_files.disk_groups,
+        stg_ingest__source_files.nodes,
+        stg_ingest__source_files.is_dedupe as dedupe,
+        stg_ingest__source_files.is_compression as compression,
+        stg_ingest__source_files.is_checksum as checksum,
         [
-            {%- for label in labels if label != 'ftm' %}
+            {%- for label in labels if label not in capacity_labels %}
                 '{{ label }}'{% if not loop.last %},{% endif %}
             {%- endfor %}
         ] as uncarried_labels,
-        dedupe_compression_ratio,
-        logical_used_bytes / 1e12 as capacity_used_before_tb,
-        physical_used_bytes / 1e12 as capacity_used_after_tb,
-        capacity_multiplier,
-        usable_to_raw_ratio
+        dedupe_ratios.dedupe_compression_ratio,
+        -- the documents print vSphere's capacity, whose "TB" is TiB (the
+        -- vsan_capacity parser reads it so); compare in the printed unit
+        dedupe_ratios.logical_used_bytes / 1024 ^ 4 as capacity_used_before_tb,
+        dedupe_ratios.physical_used_bytes / 1024 ^ 4 as capacity_used_after_tb,
+        dedupe_ratios.capacity_multiplier,
+        dedupe_ratios.usable_to_raw_ratio
 
     from dedupe_ratios
+    left join stg_ingest__source_files
+        on
+            dedupe_ratios.capacity_observation_id
+            = stg_ingest__source_files.source_file_id
 
 ),
 
@@ -296,18 +392,20 @@ transport_efficiency_unpivoted as (
     select
         'transport_cpu_efficiency' as target_mart,
         concat_ws(
-            '|', testbed, read_pct, random_pct, block_size_bytes,
+            '|', testbed, storage, read_pct, random_pct, block_size_bytes,
             outstanding_io
         ) as matched_key,
         testbed,
         'rdma' as transport,
+        storage,
         read_pct,
         random_pct,
         block_size_bytes,
         outstanding_io,
         'tcp' as compared_to,
         [
-            {%- for label in labels if label not in workload + ['transport'] %}
+            {%- for label in labels
+                if label not in workload + ['transport', 'storage'] %}
                 '{{ label }}'{% if not loop.last %},{% endif %}
             {%- endfor %}
         ] as uncarried_labels,
@@ -392,7 +490,49 @@ figures_joined_to_measured as (
         published_with_tolerance.figure_id,
         measured_unioned.matched_key,
         measured_unioned.measured_value,
-        measured_unioned.uncarried_labels
+        measured_unioned.uncarried_labels,
+        -- qualifier semantics (seeds/README.md): approx allows 10 % of the
+        -- magnitude; more_than / less_than bound the magnitude with the
+        -- published sign; abs_less_than bounds the magnitude only
+        case
+            when measured_unioned.measured_value is null then null
+            when published_with_tolerance.qualifier = 'exact'
+                then
+                    abs(
+                        measured_unioned.measured_value
+                        - published_with_tolerance.value
+                    )
+                    <= published_with_tolerance.tolerance
+            when published_with_tolerance.qualifier = 'approx'
+                then
+                    abs(
+                        measured_unioned.measured_value
+                        - published_with_tolerance.value
+                    )
+                    <= greatest(
+                        published_with_tolerance.tolerance,
+                        0.1 * abs(published_with_tolerance.value)
+                    )
+            when published_with_tolerance.qualifier = 'more_than'
+                then
+                    sign(measured_unioned.measured_value)
+                    * sign(published_with_tolerance.value) >= 0
+                    and abs(measured_unioned.measured_value)
+                    >= abs(published_with_tolerance.value)
+                    - published_with_tolerance.tolerance
+            when published_with_tolerance.qualifier = 'less_than'
+                then
+                    sign(measured_unioned.measured_value)
+                    * sign(published_with_tolerance.value) >= 0
+                    and abs(measured_unioned.measured_value)
+                    <= abs(published_with_tolerance.value)
+                    + published_with_tolerance.tolerance
+            when published_with_tolerance.qualifier = 'abs_less_than'
+                then
+                    abs(measured_unioned.measured_value)
+                    <= abs(published_with_tolerance.value)
+                    + published_with_tolerance.tolerance
+        end as is_within
 
     from published_with_tolerance
     inner join measured_unioned
@@ -421,15 +561,33 @@ figures_joined_to_measured as (
 
 matches_counted as (
 
+    -- several rows match a figure that leaves a label open ("~2.25 ms at
+    -- every host count"): it holds when it holds for each of them, and
+    -- the value shown is the one furthest from the figure
     select
-        figure_id,
+        figures_joined_to_measured.figure_id,
         count(*) as matched_count,
-        min(matched_key) as matched_key,
-        min(measured_value) as measured_value,
-        any_value(uncarried_labels) as uncarried_labels
+        min(figures_joined_to_measured.matched_key) as matched_key,
+        arg_max(
+            figures_joined_to_measured.measured_value,
+            abs(
+                figures_joined_to_measured.measured_value
+                - published_with_tolerance.value
+            )
+        ) as furthest_value,
+        min(figures_joined_to_measured.measured_value) as measured_value,
+        -- a matched row without the metric counts against the figure
+        bool_and(coalesce(figures_joined_to_measured.is_within, false))
+            as is_within,
+        any_value(figures_joined_to_measured.uncarried_labels)
+            as uncarried_labels
 
     from figures_joined_to_measured
-    group by figure_id
+    inner join published_with_tolerance
+        on
+            figures_joined_to_measured.figure_id
+            = published_with_tolerance.figure_id
+    group by figures_joined_to_measured.figure_id
 
 ),
 
@@ -445,9 +603,11 @@ figures_compared as (
         case
             when matches_counted.matched_count = 1
                 then matches_counted.measured_value
+            when matches_counted.is_within
+                then matches_counted.furthest_value
         end as measured_value,
-        matches_counted.uncarried_labels,
-        abs(published_with_tolerance.value) as published_magnitude
+        matches_counted.is_within,
+        matches_counted.uncarried_labels
 
     from published_with_tolerance
     left join matches_counted
@@ -458,39 +618,24 @@ figures_compared as (
 figures_classified as (
 
     select
-        *,
-        -- qualifier semantics (seeds/README.md): approx allows 10 % of the
-        -- magnitude; more_than / less_than bound the magnitude with the
-        -- published sign; abs_less_than bounds the magnitude only
+        figures_compared.*,
         case
-            when measured_value is null then null
-            when qualifier = 'exact'
-                then abs(measured_value - value) <= tolerance
-            when qualifier = 'approx'
-                then
-                    abs(measured_value - value)
-                    <= greatest(tolerance, 0.1 * published_magnitude)
-            when qualifier = 'more_than'
-                then
-                    sign(measured_value) * sign(value) >= 0
-                    and abs(measured_value) >= published_magnitude - tolerance
-            when qualifier = 'less_than'
-                then
-                    sign(measured_value) * sign(value) >= 0
-                    and abs(measured_value) <= published_magnitude + tolerance
-            when qualifier = 'abs_less_than'
-                then abs(measured_value) <= published_magnitude + tolerance
-        end as is_within,
-        case
-            when target_mart is null then 'not_expressible'
-            when matched_count = 0 then 'unmatched'
-            when matched_count > 1 then 'ambiguous'
-            when measured_value is null then 'unmatched'
-            when is_within then 'match'
+            when figures_compared.target_mart is null then 'not_expressible'
+            when figures_compared.matched_count = 0 then 'unmatched'
+            when
+                figures_compared.matched_count > 1
+                and not figures_compared.is_within
+                then 'ambiguous'
+            when figures_compared.measured_value is null then 'unmatched'
+            when figures_compared.is_within then 'match'
             else 'mismatch'
-        end as status
+        end as status,
+        reference_exceptions.kind as exception_kind,
+        reference_exceptions.reason as exception_reason
 
     from figures_compared
+    left join reference_exceptions
+        on figures_compared.figure_id = reference_exceptions.figure_id
 
 ),
 
@@ -511,6 +656,7 @@ reasons_written as (
         compared_to,
         target_mart,
         status,
+        exception_kind,
 
         -- facts
         value as published_value,
@@ -550,6 +696,15 @@ reasons_written as (
                     )
             else
                 concat(
+                    case
+                        when matched_count > 1
+                            then
+                                concat(
+                                    'holds for all ', matched_count,
+                                    ' rows with these labels, furthest: '
+                                )
+                        else ''
+                    end,
                     'measured ', round(measured_value, 4), ' vs published ',
                     value, ' (', qualifier, ', tolerance ', tolerance, ')',
                     case
@@ -563,7 +718,8 @@ reasons_written as (
                         else ''
                     end
                 )
-        end as reason
+        end as reason,
+        exception_reason
 
     from figures_classified
 

@@ -9,9 +9,11 @@ fct_workload_results as (
 
 transports_aggregated as (
 
-    -- repeats of one workload on one transport are averaged
+    -- repeats of one workload on one transport are averaged; storage is
+    -- part of the grain (JBOF runs are not local NVMe runs)
     select
         testbed,
+        storage,
         read_pct,
         random_pct,
         block_size_bytes,
@@ -31,6 +33,7 @@ transports_pivoted as (
 
     select
         testbed,
+        storage,
         read_pct,
         random_pct,
         block_size_bytes,
@@ -64,6 +67,7 @@ efficiency_computed as (
         -- dimensions
         case when testbed is null then '-1' else md5(testbed) end as testbed_id,
         testbed,
+        storage,
         read_pct,
         random_pct,
         block_size_bytes,

@@ -15,7 +15,8 @@ Tests written (one folder each, all on testbed `samsung-pm1743-vsan8-esa`, 3 nod
   transport, so it is also the local-NVMe reference for the JBOF gaps (Figure 16).
 - `block-size/seqread-<bs>`: 3 VMs, 4K..1M sequential read; 64K = 18,400 MB/s, 128K =
   18,200 MB/s, others chosen (rising to 64K, falling from 256K); latency by Little's law.
-- `raid/<raid1|raid5>`: 18 VMs, 64K sequential read, 17,900 and 17,700 MB/s (-1.12%).
+- `raid/<raid1|raid5>`: 18 VMs, 64K sequential read, 17,900 and 17,700 MB/s (-1.12%), each
+  with a `capacity.yaml` of Figure 10 (5.28 TB primary + 5.28 / 2.64 TB redundancy).
 - `storage-pool/<fewer|more>-disks-per-host-<workload>`: 9 VMs; 4K sequential write +5%
   with more devices (the device counts are not printed: 2 and 4 chosen, free-form label
   `devices_per_host`), 128K mixed flat. The pool size is the `profile` label.
@@ -37,6 +38,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from ingest.reference import capacity_yaml
 from ingest.reference.esxtop_csv import HostCapture, capture_text
 from ingest.reference.fio_results import ResultTarget, ios_for_throughput, write_result
 
@@ -96,6 +98,9 @@ BLOCK_SIZES = {
     1048576: 15_800,
 }
 RAID = {"raid1": ("RAID-1", 17_900, 4.1), "raid5": ("RAID-5", 17_700, 4.2)}
+# Figure 10's capacity view: primary data and the redundancy each policy adds (TB as printed)
+FIGURE10_PRIMARY_TB = 5.28
+FIGURE10_REDUNDANCY_TB = {"RAID-1": 5.28, "RAID-5": 2.64}
 # Storage pool: devices per host -> (4K seq write IOPS, 128K mixed MB/s)
 POOL = {"fewer-disks-per-host": (2, 262_000, 15_200), "more-disks-per-host": (4, 275_100, 15_260)}
 # Table 3: (IOPS, latency ms, text CPU %, Table 3 CPU load fraction)
@@ -201,6 +206,29 @@ def _esxtop(folder: Path, end: int, cpu_pct: float, load: float, seed: int) -> l
     return written
 
 
+def _capacity(folder: Path, ftm: str, end: int) -> Path:
+    """Figure 10's capacity view of the RAID test: 5.28 TB of primary data plus the policy's
+    redundancy (5.28 TB mirrored, 2.64 TB parity). No space efficiency is enabled, so used
+    before and after are the same (ratio 1.00x, a generator choice: the paper shows none)."""
+    used = round(FIGURE10_PRIMARY_TB + FIGURE10_REDUNDANCY_TB[ftm], 2)
+    observation = capacity_yaml.CapacityObservation(
+        used_before=used,
+        used_after=used,
+        unit="TB",
+        ratio_reported="1.00x",
+        captured_at=dt.datetime.fromtimestamp(end, dt.UTC),
+        testbed=TESTBED,
+        ftm=ftm,
+        ftt=1,
+        source_document=STUDY_ID,
+        notes=f"Figure 10: {FIGURE10_PRIMARY_TB} TB primary + "
+        f"{FIGURE10_REDUNDANCY_TB[ftm]} TB redundancy ({ftm}, printed)",
+    )
+    path = folder / "capacity.yaml"
+    path.write_text(capacity_yaml.render(observation, "Reconstructed from published figures."))
+    return path
+
+
 def write(root: Path) -> list[Path]:
     base = root / STUDY_ID
     base.mkdir(parents=True, exist_ok=True)
@@ -231,8 +259,10 @@ def write(root: Path) -> list[Path]:
             "osr_pct": 100,
             "workload": {"outstanding_io": 18 * QD * JOBS},
         }
-        target = _target("", 18, mb_s, latency, slots.end_of_next(), seed, 65536, "read")
+        end = slots.end_of_next()
+        target = _target("", 18, mb_s, latency, end, seed, 65536, "read")
         written += _test(base / "raid" / profile, labels, target)
+        written.append(_capacity(base / "raid" / profile, ftm, end))
     for profile, (devices, write_iops, mixed_mb_s) in POOL.items():
         common = {
             **RAID5_THIN,

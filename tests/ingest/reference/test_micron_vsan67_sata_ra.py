@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest.__main__ import main as ingest_main
 from ingest.reference.studies import micron_vsan67_sata_ra as study
 from tests.ingest.reference._seed_check import case_read_pct, holds, pct, seed_rows, vdbench_cluster
+from tests.ingest.reference._study_helpers import load_subset
 
 # Not expressible from raw results, by design (docs/reference_studies.md section 1):
 # Figure 8 text deltas contradicting the printed latency row; object-type shares (no
@@ -47,11 +47,12 @@ def test_forty_cases_of_sixteen_vms(cells: dict, generated: Path) -> None:
     assert {len(list(c.glob("*.txt"))) for c in generated.glob("*-*/vdb-*") if c.is_dir()} == {16}
 
 
-def test_loads_without_rejections(generated: Path, tmp_path: Path) -> None:
-    assert (
-        ingest_main(["load", str(generated.parent), "--db", str(tmp_path / "w.duckdb"), "--quiet"])
-        == 0
-    )
+def test_density_capacity_profile_loads_without_rejections(tmp_path: Path) -> None:
+    # one profile folder (5 cases and the capacity observation); every folder is loaded by
+    # tests/test_reference_end_to_end.py
+    study.write(tmp_path / "data")
+    db = tmp_path / "w.duckdb"
+    assert load_subset(tmp_path / "data" / study.STUDY_ID, {"density-capacity"}, db) == 0
 
 
 def _measured(row: dict, cells: dict) -> float | None:

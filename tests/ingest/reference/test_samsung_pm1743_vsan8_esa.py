@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import duckdb
 import pytest
+import yaml
 
 from ingest.reference.studies import samsung_pm1743_vsan8_esa as study
-from tests.ingest.reference._study_helpers import digest, generate_and_load, seed_rows
+from tests.ingest.reference._study_helpers import digest, generate_and_total, load_subset, seed_rows
 
 SEED = seed_rows(study.STUDY_ID)
 TABLE3 = {
@@ -21,27 +23,43 @@ TABLE3 = {
 }
 
 
+def _util_pct(capture: Path) -> float:
+    """Mean of `Physical Cpu(_Total)\\% Util Time` over the samples of one esxtop CSV."""
+    with capture.open(newline="") as handle:
+        rows = list(csv.reader(handle))
+    counter = r"Physical Cpu(_Total)\% Util Time"
+    column = next(i for i, h in enumerate(rows[0]) if h.endswith(counter))
+    values = [float(r[column]) for r in rows[1:] if r[column].strip()]
+    return sum(values) / len(values)
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     root = tmp_path_factory.mktemp("samsung")
-    totals = generate_and_load(study, root / "data", root / "w.duckdb")
-    con = duckdb.connect(str(root / "w.duckdb"), read_only=True)
-    cpu = dict(
-        con.execute(
-            """select s.folder, avg(v.value)
-            from raw.esxtop_samples v
-            join raw.esxtop_counters k
-              on k._source_file_id = v._source_file_id and k.counter_id = v.counter_id
-            join raw.source_files s on s.source_file_id = v._source_file_id
-            where k.object_group = 'Physical Cpu' and k.instance = '_Total'
-              and k.counter = '% Util Time'
-            group by s.folder"""
-        ).fetchall()
-    )
-    con.close()
+    totals = generate_and_total(study, root / "data")
     base = root / "data" / study.STUDY_ID
-    cpu = {str(Path(k).relative_to(base)): v for k, v in cpu.items()}
+    # the mart's host CPU: the mean over the hosts' captures of one run (equal sample counts)
+    cpu = {}
+    for folder in sorted({p.parent for p in base.rglob("esxtop-*.csv")}):
+        hosts = [_util_pct(p) for p in sorted(folder.glob("esxtop-*.csv"))]
+        cpu[str(folder.relative_to(base))] = sum(hosts) / len(hosts)
     return root / "data", totals, cpu
+
+
+def test_rdma_and_raid_folders_load_without_rejections(tmp_path):
+    study.write(tmp_path / "data")
+    keep = {"rdma/randwrite-4k-rdma", "raid/raid5", "jbof/randread-4k"}
+    assert load_subset(tmp_path / "data" / study.STUDY_ID, keep, tmp_path / "w.duckdb") == 0
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    try:
+        formats = dict(
+            con.execute("select format, count(*) from raw.source_files group by all").fetchall()
+        )
+    finally:
+        con.close()
+    # 15 + 18 + 15 fio outputs, 3 esxtop captures, 1 capacity observation
+    assert formats.get("fio") == 48 and formats.get("esxtop") == 3, formats
+    assert sum(formats.values()) == 52, formats
 
 
 def _value(figure_id: str) -> float:
@@ -133,3 +151,20 @@ def test_generating_twice_gives_identical_bytes(generated, tmp_path):
     first, _, _ = generated
     study.write(tmp_path)
     assert digest(tmp_path / study.STUDY_ID) == digest(first / study.STUDY_ID)
+
+
+@pytest.mark.parametrize(
+    ("profile", "figure_id"),
+    [
+        pytest.param("raid1", "samsung-fig10-raid1-capacity-multiplier", id="raid1"),
+        pytest.param("raid5", "samsung-text-raid5-capacity-multiplier", id="raid5"),
+    ],
+)
+def test_figure10_capacity_is_primary_plus_redundancy(generated, profile, figure_id):
+    data, _, _ = generated
+    observed = yaml.safe_load(
+        (data / study.STUDY_ID / "raid" / profile / "capacity.yaml").read_text()
+    )
+    assert observed["unit"] == "TB" and observed["used_before"] == observed["used_after"]
+    # 5.28 TB primary (printed) plus 5.28 (RAID-1) or 2.64 (RAID-5) TB of redundancy
+    assert observed["used_after"] / 5.28 == pytest.approx(_value(figure_id), abs=0.005)

@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from ingest.reference.studies import sfd7_vsan60_scaling as study
-from tests.ingest.reference._study_helpers import digest, generate_and_load, seed_rows
+from tests.ingest.reference._study_helpers import (
+    digest,
+    generate_and_total,
+    load_subset,
+    seed_rows,
+)
 
 SEED = seed_rows(study.STUDY_ID)
 
@@ -13,8 +18,14 @@ SEED = seed_rows(study.STUDY_ID)
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     root = tmp_path_factory.mktemp("sfd7")
-    totals = generate_and_load(study, root / "data", root / "w.duckdb")
+    totals = generate_and_total(study, root / "data")
     return root / "data", totals
+
+
+def test_one_run_of_each_testbed_loads_without_rejections(tmp_path):
+    study.write(tmp_path / "data")
+    keep = {"hybrid/8hosts-r70", "allflash/2dg-ws400gb"}
+    assert load_subset(tmp_path / "data" / study.STUDY_ID, keep, tmp_path / "w.duckdb") == 0
 
 
 def _value(figure_id: str) -> float:
