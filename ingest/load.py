@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -123,10 +124,20 @@ class Warehouse:
         self.db_path = db_path
         db_path.parent.mkdir(parents=True, exist_ok=True)
         self.con = _connect_with_retry(db_path, lock_timeout_s)
+        # Batch limits: files per transaction, and rows (a large esxtop
+        # capture is written on its own).
+        self.batch_files = max(1, int(os.environ.get("PERF_INGEST_BATCH_FILES", 100)))
+        self.batch_rows = 2_000_000
+        self._staged: list[_StagedFile] = []
+        self._staged_rows = 0
         self._ensure_schema()
 
     def close(self) -> None:
-        self.con.close()
+        """Write what is staged, then close."""
+        try:
+            self.flush()
+        finally:
+            self.con.close()
 
     def _ensure_schema(self) -> None:
         con = self.con
@@ -156,69 +167,147 @@ class Warehouse:
     def find_same_content(
         self, sha256: str, hcibench_case: str | None
     ) -> list[tuple[int, str, str, str]]:
-        """Earlier loads of these bytes in the same context.
+        """Earlier loads of these bytes in the same context, stored or staged.
 
         The context is the HCIBench test case: every case folder holds its
         own byte-identical copy of `vsan.cfg` (and often `hcibench.cfg`), and
         each copy describes its own case, so it is loaded once per case."""
-        return self.con.execute(
+        stored = self.con.execute(
             "select source_file_id, path, labels_json, parser_version "
             "from raw.source_files where sha256 = ? and hcibench_case is not distinct from ?",
             [sha256, hcibench_case],
         ).fetchall()
+        staged = [
+            (
+                f.new_id,
+                f.source_row["path"],
+                f.source_row["labels_json"],
+                f.source_row["parser_version"],
+            )
+            for f in self._staged
+            if f.source_row["sha256"] == sha256 and f.source_row["hcibench_case"] == hcibench_case
+        ]
+        return stored + staged
 
     def find_by_path(self, path: str) -> list[int]:
         rows = self.con.execute(
             "select source_file_id from raw.source_files where path = ?", [path]
         ).fetchall()
-        return [r[0] for r in rows]
+        return [r[0] for r in rows] + [
+            f.new_id for f in self._staged if f.source_row["path"] == path
+        ]
 
-    def replace(
+    def stage(
         self,
         *,
         old_ids: Iterable[int],
         source_row: dict[str, Any],
         parsed: Parsed,
         module: ModuleType,
-    ) -> int:
-        """Delete `old_ids`' rows and insert one parsed file, atomically."""
+        outcome: Outcome,
+    ) -> None:
+        """Queue one parsed file (replacing `old_ids`) for the next write.
+
+        Files are written in batches, one transaction per batch: each file is
+        still all-or-nothing (a kill leaves a prefix of whole files), but the
+        per-statement cost of DuckDB is paid once per batch instead of once per
+        table per file, which is most of the time for small files."""
+        arrays: dict[str, pa.Table] = {}
+        for name, rows in parsed.tables.items():
+            if name not in module.TABLES:
+                raise TypeError(f"parser {module.FORMAT} wrote undeclared table {name}")
+            arrow = (
+                rows if isinstance(rows, pa.Table) else tables.to_arrow(module.TABLES[name], rows)
+            )
+            if arrow.num_rows:
+                arrays[name] = arrow
+        stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
+        staged = _StagedFile(None, stored_old, dict(source_row), arrays, outcome)
+        self._staged.append(staged)
+        self._staged_rows += sum(t.num_rows for t in arrays.values())
+        if len(self._staged) >= self.batch_files or self._staged_rows >= self.batch_rows:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every staged file in one transaction; on a database error,
+        retry them one by one so one bad file cannot sink the others."""
+        staged, self._staged, self._staged_rows = self._staged, [], 0
+        if not staged:
+            return
+        try:
+            self._write(staged)
+        except (duckdb.Error, pa.ArrowException) as exc:
+            if len(staged) == 1:
+                _mark_unstored(staged[0], exc)
+                return
+            for one in staged:
+                try:
+                    self._write([one])
+                except (duckdb.Error, pa.ArrowException) as one_exc:
+                    _mark_unstored(one, one_exc)
+
+    def _write(self, staged: list[_StagedFile]) -> None:
         con = self.con
         con.begin()
         try:
-            for old_id in old_ids:
-                for name in [*_all_tables(), "source_files"]:
-                    column = "source_file_id" if name == "source_files" else "_source_file_id"
-                    con.execute(f"delete from raw.{name} where {column} = ?", [old_id])
-            (new_id,) = con.execute("select nextval('raw.source_file_seq')").fetchone()
-            for name, rows in parsed.tables.items():
-                if name not in module.TABLES:
-                    raise TypeError(f"parser {module.FORMAT} wrote undeclared table {name}")
-                arrow = (
-                    rows
-                    if isinstance(rows, pa.Table)
-                    else tables.to_arrow(module.TABLES[name], rows)
-                )
-                if arrow.num_rows == 0:
-                    continue
-                con.register("_batch", arrow)
+            # Ids are drawn inside the transaction, so a killed load never
+            # leaves a used id behind that a re-run would draw again.
+            for f in staged:
+                (f.new_id,) = con.execute("select nextval('raw.source_file_seq')").fetchone()
+            old_ids = sorted({old for f in staged for old in f.old_ids})
+            if old_ids:
+                marks = ", ".join("?" for _ in old_ids)
+                for name in _all_tables():
+                    con.execute(
+                        f"delete from raw.{name} where _source_file_id in ({marks})", old_ids
+                    )
                 con.execute(
-                    f"insert into raw.{name} by name select *, ? as _source_file_id from _batch",
-                    [new_id],
+                    f"delete from raw.source_files where source_file_id in ({marks})", old_ids
                 )
+            by_table: dict[str, list[pa.Table]] = {}
+            for f in staged:
+                for name, arrow in f.tables.items():
+                    ids = pa.array([f.new_id] * arrow.num_rows, type=pa.int64())
+                    by_table.setdefault(name, []).append(
+                        arrow.append_column("_source_file_id", ids)
+                    )
+            for name, parts in by_table.items():
+                batch = (
+                    parts[0]
+                    if len(parts) == 1
+                    else pa.concat_tables(parts, promote_options="default")
+                )
+                con.register("_batch", batch)
+                con.execute(f"insert into raw.{name} by name select * from _batch")
                 con.unregister("_batch")
-            columns = ", ".join(source_row)
-            marks = ", ".join("?" for _ in source_row)
-            con.execute(
-                f"insert into raw.source_files (source_file_id, {columns}) values (?, {marks})",
-                [new_id, *source_row.values()],
+            files = pa.Table.from_pylist(
+                [{"source_file_id": f.new_id, **f.source_row} for f in staged]
             )
+            con.register("_files", files)
+            con.execute("insert into raw.source_files by name select * from _files")
+            con.unregister("_files")
             kill_point("before_commit")
             con.commit()
         except BaseException:
             con.rollback()
             raise
         kill_point("after_commit")
-        return new_id
+
+
+@dataclass(slots=True)
+class _StagedFile:
+    new_id: int | None  # drawn when written
+    old_ids: list[int]
+    source_row: dict[str, Any]
+    tables: dict[str, pa.Table]
+    outcome: Outcome
+
+
+def _mark_unstored(staged: _StagedFile, exc: Exception) -> None:
+    staged.outcome.status = "rejected"
+    staged.outcome.location = "warehouse"
+    staged.outcome.reason = f"parsed, but could not be stored: {exc}"
+    staged.outcome.rows = 0
 
 
 def _connect_with_retry(db_path: Path, timeout_s: float) -> duckdb.DuckDBPyConnection:
@@ -378,14 +467,16 @@ def load_member(
     # Replace the earlier version at this path, or the same bytes loaded with
     # other labels or by an older parser version.
     old_ids = {row[0] for row in same_content} | set(warehouse.find_by_path(member.path))
-    warehouse.replace(
-        old_ids=sorted(old_ids),
+    status = "replaced" if old_ids else "loaded"
+    outcome = Outcome(member.path, status, fmt, rows=parsed.row_count(), notes=list(parsed.notes))
+    warehouse.stage(
+        old_ids=old_ids,
         source_row=_source_row(source, fmt, module, parsed, labels),
         parsed=parsed,
         module=module,
+        outcome=outcome,
     )
-    status = "replaced" if old_ids else "loaded"
-    return Outcome(member.path, status, fmt, rows=parsed.row_count(), notes=list(parsed.notes))
+    return outcome
 
 
 def collect(paths: Iterable[Path]) -> list[Member | Refused]:

@@ -20,12 +20,17 @@ published = queries.published_results(db_path, (), ("iops", "avg_latency_ms"))
 left, mid, right = st.columns(3)
 own_testbeds = sorted(measured["testbed"].dropna().unique()) if not measured.empty else []
 ref_testbeds = sorted(published["testbed"].dropna().unique()) if not published.empty else []
+# A named testbed first: the unlabelled results mix unrelated runs.
+labelled = [t for t in own_testbeds if t != queries.UNLABELLED]
 own = left.selectbox(
-    "Your testbed", own_testbeds, index=0 if own_testbeds else None, placeholder="no results"
+    "Your testbed",
+    own_testbeds,
+    index=own_testbeds.index(labelled[0]) if labelled else 0 if own_testbeds else None,
+    placeholder="no results",
 )
-ref = mid.selectbox(
-    "Published reference", ["(none)", *ref_testbeds], index=1 if ref_testbeds else 0
-)
+# The documents' own figures for the chosen testbed where there are some, else the first.
+ref_index = 1 + ref_testbeds.index(own) if own in ref_testbeds else 1 if ref_testbeds else 0
+ref = mid.selectbox("Published reference", ["(none)", *ref_testbeds], index=ref_index)
 
 own_rows = measured[measured["testbed"] == own] if own else measured.iloc[0:0]
 sizes = sorted(own_rows["block_size_bytes"].dropna().unique()) if not own_rows.empty else []

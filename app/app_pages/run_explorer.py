@@ -34,7 +34,8 @@ def describe(row: pd.Series) -> str:
 
 labels = {row["result_id"]: describe(row) for _, row in results.iterrows()}
 result_id = st.selectbox("Workload result", list(labels), format_func=labels.get)
-row = queries.workload_result(db_path, result_id).iloc[0]
+# The selected row is already in `results`: no second query (a connection costs ~40 ms).
+row = results.loc[results["result_id"] == result_id].iloc[0]
 ui.reconstructed_note(row.to_frame().T)
 
 cols = st.columns(4)
@@ -54,7 +55,7 @@ ui.plot(charts.latency_figures(row, title="Latency figures"), "run_latency")
 
 left, right = st.columns(2)
 with left:
-    st.markdown("**Labels and workload**")
+    st.markdown("**Labels, workload and provenance** (source tool, file count, `*_source`)")
     label_cols = [
         c
         for c in row.index
@@ -71,9 +72,111 @@ with right:
     except json.JSONDecodeError:
         st.code(str(raw))
 
+# --- Detail marts: each section appears once its table exists (added by dbt over time) ------
 tables = queries.marts_columns(db_path)
-details = sorted(t for t, c in tables.items() if "result_id" in c and t not in SUMMARY_MARTS)
-if not details:
+# One query call (one connection) for every section of this result.
+depth = queries.result_in_depth(db_path, result_id)
+
+
+def section(name: str, title: str) -> pd.DataFrame | None:
+    """The heading and this result's rows; None when the section's mart does not exist yet."""
+    if depth.get(name) is None:
+        return None
+    st.subheader(title)
+    return depth[name]
+
+
+spread = queries.per_node_iops(db_path, ())
+spread = spread[spread["result_id"] == result_id] if not spread.empty else spread
+outputs = section("outputs", "Per-VM and per-host spread")
+if not spread.empty:
+    if outputs is None:
+        st.subheader("Per-host spread")
+    s = spread.iloc[0]
+    cols = st.columns(4)
+    cols[0].metric("IOPS per node", ui.fmt(s.get("iops_per_node"), ",.0f"))
+    cols[1].metric("Busiest host IOPS", ui.fmt(s.get("host_iops_max"), ",.0f"))
+    cols[2].metric("Quietest host IOPS", ui.fmt(s.get("host_iops_min"), ",.0f"))
+    cols[3].metric(
+        "Host imbalance",
+        ui.fmt(s.get("host_imbalance_pct"), ".1f", "%"),
+        help="100 × (busiest host − mean host) / mean host; "
+        + f"source: {s.get('host_iops_source', 'n/a')}",
+    )
+if outputs is not None:
+    if outputs.empty:
+        st.caption("No per-VM or per-job outputs for this result.")
+    else:
+        who = next(
+            (c for c in ("output_label", "vm_name", "vm", "host_name", "host") if c in outputs),
+            "result_id",
+        )
+        ui.plot(
+            charts.spread_strip(outputs, label=who, title=f"Spread across {len(outputs)} outputs"),
+            "run_spread",
+            key="run_spread",
+        )
+        with st.expander(f"{len(outputs)} outputs"):
+            st.dataframe(outputs, hide_index=True)
+
+percentiles = section("percentiles", "Latency percentiles")
+if percentiles is not None:
+    if percentiles.empty:
+        st.caption("The tool reported no completion-latency percentiles for this result.")
+    else:
+        ui.plot(charts.percentile_curve(percentiles), "run_percentiles", key="run_percentiles")
+        with st.expander("Percentiles"):
+            st.dataframe(percentiles, hide_index=True)
+
+histogram = section("histogram", "Latency histogram (fio json+)")
+if histogram is not None:
+    if histogram.empty:
+        st.caption("No json+ latency buckets: the run used `--output-format=json`, not `json+`.")
+    else:
+        ui.plot(charts.latency_histogram(histogram), "run_histogram", key="run_histogram")
+
+intervals = section("intervals", "Over the run: intervals")
+if intervals is not None:
+    if intervals.empty:
+        st.caption("No interval samples (fio log / Vdbench interval lines) for this result.")
+    else:
+        time_col, by = queries.series_layout(list(intervals.columns))
+        ui.plot(
+            charts.time_lines(
+                intervals,
+                x=time_col,
+                metrics=["iops", "throughput_mb_s", "avg_latency_ms"],
+                by=by,
+                title="IOPS, throughput and latency per interval",
+            ),
+            "run_intervals",
+            key="run_intervals",
+        )
+
+cpu = section("host_cpu", "Over the run: host CPU")
+if cpu is not None:
+    if cpu.empty:
+        st.caption("No esxtop or vSAN host samples in this result's run window.")
+    else:
+        time_col, by = queries.series_layout(list(cpu.columns))
+        metrics = [c for c in cpu.columns if c.endswith("_pct")] or ["cpu_util_pct"]
+        ui.plot(
+            charts.time_lines(cpu, x=time_col, metrics=metrics[:3], by=by, title="Host CPU"),
+            "run_host_cpu",
+            key="run_host_cpu",
+        )
+        if "samples_in_point" in cpu and cpu["samples_in_point"].max() > 1:
+            st.caption(
+                f"Averaged to at most {queries.MAX_POINTS:,} points per host "
+                f"({int(cpu['samples_in_point'].sum()):,} samples in the window)."
+            )
+
+# Any other per-result mart added later still gets a plain section.
+KNOWN = {*queries.RESULT_ROWS.values(), *queries.RESULT_SERIES.values()}
+details = sorted(
+    t for t, c in tables.items() if "result_id" in c and t not in SUMMARY_MARTS | KNOWN
+)
+if not details and not KNOWN & set(tables):
     st.caption(
         "Per-VM spread, latency percentiles, histograms and time series appear here once "
         "their marts exist."
@@ -87,4 +190,4 @@ for table in details:
     x = next((c for c in (*TIME_COLUMNS, *ORDER_COLUMNS) if c in detail), None)
     if x is not None:
         ui.plot(charts.detail_lines(detail, x=x, title=table), table, key=f"detail_{table}")
-    st.dataframe(detail, hide_index=True)
+    st.dataframe(detail.head(5000), hide_index=True)

@@ -31,6 +31,8 @@ if eff.empty:
     ui.no_data("TCP/RDMA efficiency pairs")
 else:
     eff = eff.copy()
+    # The side-by-side section already named its testbed's origin.
+    ui.reconstructed_note(eff[eff["testbed"] != testbed] if testbeds else eff)
     eff["workload"] = [
         f"{row['testbed']} · {charts.workload_label(row)}" for _, row in eff.iterrows()
     ]

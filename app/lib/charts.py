@@ -50,6 +50,10 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "delta_pct": ("Change", "%"),
     "used_tb": ("Capacity used", "TB, 10^12 bytes"),
     "ratio": ("Ratio", "x"),
+    "sampled_at": ("Time", "UTC"),
+    "elapsed_s": ("Time since the run started", "s"),
+    "interval_start_at": ("Interval start", "UTC"),
+    "interval_end_at": ("Interval end", "UTC"),
 }
 
 
@@ -73,7 +77,8 @@ def png_config(filename: str) -> dict:
 
 
 def read_mix_label(read_pct: float) -> str:
-    return f"{read_pct:g}% read"
+    # A result whose read mix nobody recorded (NULL) still needs a category name.
+    return "read mix n/a" if pd.isna(read_pct) else f"{read_pct:g}% read"
 
 
 def _ordered(values, preferred: list[str]) -> list:
@@ -476,11 +481,11 @@ def detail_lines(df: pd.DataFrame, *, x: str, title: str) -> go.Figure:
     ]
     if df.empty or not numeric:
         return _empty(title)
-    df = df.sort_values(x)
+    df = thin(df.sort_values(x))
     fig = go.Figure()
     for i, column in enumerate(numeric):
         fig.add_trace(
-            go.Scatter(
+            go.Scattergl(
                 x=df[x],
                 y=df[column],
                 name=axis_title(column),
@@ -524,3 +529,170 @@ def _bytes_label(size: int) -> str:
     exp = min(int(math.log(size, 1024)), 3)
     value = size / 1024**exp
     return f"{value:g} {['B', 'KiB', 'MiB', 'GiB'][exp]}"
+
+
+# --- Run explorer ---------------------------------------------------------------------------
+
+# Browsers stay responsive up to a few thousand SVG points per trace; queries.py already
+# buckets time series to 2,000 points, and WebGL (Scattergl) draws the rest cheaply.
+MAX_POINTS_PER_TRACE = 2000
+SPREAD_METRICS = ["iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms", "p99_latency_ms"]
+PERCENTILE_X = ("percentile", "percentile_pct", "quantile_pct")
+LATENCY_Y = ("latency_ms", "latency_us", "value_ms")
+HISTOGRAM_X = (
+    "bin_ms",
+    "bucket_upper_ms",
+    "bin_upper_ms",
+    "upper_ms",
+    "latency_ms",
+    "bucket_upper_us",
+)
+HISTOGRAM_Y = ("io_count", "count", "samples", "share_pct", "pct_of_ios")
+
+
+def _first(df: pd.DataFrame, names: tuple[str, ...]) -> str | None:
+    return next((c for c in names if c in df.columns), None)
+
+
+def _traces(df: pd.DataFrame, by: list[str]):
+    """(name, rows) per trace: one per combination of the `by` columns, or one for all."""
+    by = [c for c in by if c in df.columns and df[c].notna().any()]
+    if not by:
+        yield "", df
+        return
+    for key, part in df.groupby(by, dropna=False, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        yield " · ".join("n/a" if pd.isna(k) else str(k) for k in key), part
+
+
+def thin(df: pd.DataFrame, max_points: int = MAX_POINTS_PER_TRACE) -> pd.DataFrame:
+    """Every n-th row so a trace keeps at most `max_points` (the last row is always kept)."""
+    if len(df) <= max_points:
+        return df
+    step = math.ceil(len(df) / max_points)
+    return pd.concat([df.iloc[::step], df.iloc[[-1]]]).drop_duplicates()
+
+
+def spread_strip(df: pd.DataFrame, *, label: str, title: str = "Spread") -> go.Figure:
+    """One box (with every point) per metric: how far the VMs / hosts / jobs of a result differ.
+
+    `label` names the column shown on hover (VM, host, job).
+    """
+    metrics = [c for c in SPREAD_METRICS if c in df.columns and df[c].notna().any()]
+    if df.empty or not metrics:
+        return _empty(title)
+    fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[axis_title(m) for m in metrics])
+    names = df[label].astype("string").fillna("n/a") if label in df else None
+    for i, metric in enumerate(metrics, start=1):
+        fig.add_trace(
+            go.Box(
+                y=df[metric],
+                text=names,
+                name=COLUMNS.get(metric, (metric,))[0],
+                boxpoints="all",
+                jitter=0.4,
+                pointpos=0,
+                marker={"color": _color(i - 1), "size": 6},
+                hovertemplate="%{text}: %{y:,.3f}<extra></extra>",
+                showlegend=False,
+            ),
+            row=1,
+            col=i,
+        )
+    fig.update_layout(template=TEMPLATE, title=title, height=380, hovermode="closest")
+    return fig
+
+
+def percentile_curve(df: pd.DataFrame, *, title: str = "Latency percentiles") -> go.Figure:
+    """Completion latency against percentile, one line per direction; log latency axis."""
+    x, y = _first(df, PERCENTILE_X), _first(df, LATENCY_Y)
+    if df.empty or x is None or y is None:
+        return _empty(title)
+    fig = go.Figure()
+    for i, (name, part) in enumerate(_traces(df, ["direction", "io_direction"])):
+        part = part.sort_values(x)
+        fig.add_trace(
+            go.Scatter(
+                x=part[x],
+                y=part[y],
+                name=name or "all I/O",
+                mode="lines+markers",
+                line={"color": _color(i)},
+            )
+        )
+    fig.update_layout(
+        template=TEMPLATE,
+        title=title,
+        xaxis_title="Percentile (% of I/Os completed within)",
+        yaxis_title=axis_title(y) if y in COLUMNS else f"Latency ({y.rsplit('_', 1)[-1]})",
+        yaxis_type="log",
+        height=400,
+    )
+    return fig
+
+
+def latency_histogram(df: pd.DataFrame, *, title: str = "Latency histogram") -> go.Figure:
+    """fio json+ completion-latency buckets: I/Os per bucket upper bound, log latency axis."""
+    x, y = _first(df, HISTOGRAM_X), _first(df, HISTOGRAM_Y)
+    if df.empty or x is None or y is None:
+        return _empty(title)
+    fig = go.Figure()
+    for i, (name, part) in enumerate(_traces(df, ["direction", "io_direction", "latency_kind"])):
+        part = thin(part.sort_values(x))
+        fig.add_trace(
+            go.Scattergl(
+                x=part[x],
+                y=part[y],
+                name=name or "all I/O",
+                mode="lines",
+                line={"color": _color(i), "shape": "hv"},
+            )
+        )
+    unit = x.rsplit("_", 1)[-1]
+    fig.update_layout(
+        template=TEMPLATE,
+        title=title,
+        xaxis_title=f"Completion latency, bucket upper bound ({unit})",
+        xaxis_type="log",
+        yaxis_title=y.replace("_", " ").capitalize(),
+        height=400,
+    )
+    return fig
+
+
+def time_lines(
+    df: pd.DataFrame, *, x: str, metrics: list[str], by: list[str], title: str
+) -> go.Figure:
+    """Time series, one subplot per metric and one WebGL line per `by` group (host, VM...)."""
+    metrics = [m for m in metrics if m in df.columns and df[m].notna().any()]
+    if df.empty or x not in df.columns or not metrics:
+        return _empty(title)
+    fig = make_subplots(
+        rows=len(metrics),
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.06,
+        subplot_titles=[axis_title(m) for m in metrics],
+    )
+    groups = list(_traces(df.sort_values(x), by))
+    for row, metric in enumerate(metrics, start=1):
+        for i, (name, part) in enumerate(groups):
+            part = thin(part)
+            fig.add_trace(
+                go.Scattergl(
+                    x=part[x],
+                    y=part[metric],
+                    name=name or axis_title(metric),
+                    legendgroup=name,
+                    showlegend=row == 1,
+                    mode="lines",
+                    line={"color": _color(i)},
+                ),
+                row=row,
+                col=1,
+            )
+    fig.update_layout(
+        template=TEMPLATE, title=title, height=220 + 180 * len(metrics), hovermode="closest"
+    )
+    fig.update_xaxes(title_text=axis_title(x), row=len(metrics), col=1)
+    return fig

@@ -5,9 +5,10 @@ Defence in depth, each layer enough on its own for most attacks:
    SELECT or WITH (DuckDB rewrites PRAGMA into a SELECT, so the parser's type alone is not
    enough); file and external-data functions (read_csv, glob...) and string-literal table
    scans (`from '/etc/passwd'`) are refused by name.
-2. It runs on a fresh connection opened read-only with external access off (no file, network,
-   ATTACH, COPY or extension install/load), extension autoloading off, one thread, a memory
-   cap, and the configuration locked so the query cannot turn any of that back on.
+2. It runs on a fresh in-memory database with the warehouse attached read-only, external
+   access off (no file, network, ATTACH, COPY or extension install/load), extension
+   autoloading off, one thread, a memory cap, and the configuration locked so the query
+   cannot turn any of that back on.
 3. A watchdog interrupts the query after `timeout_s`; at most `max_rows` rows come back.
 """
 
@@ -38,6 +39,13 @@ LOCKED_CONFIG: dict[str, object] = {
     "max_memory": "1GB",
     # Last: once locked, no SET/RESET/PRAGMA can change the options above.
     "lock_configuration": True,
+}
+# What the console's in-memory database starts with; the last two options of LOCKED_CONFIG are
+# set after the warehouse is attached (see locked_connection).
+ATTACH_CONFIG = {
+    k: v
+    for k, v in LOCKED_CONFIG.items()
+    if k not in ("enable_external_access", "lock_configuration")
 }
 
 # Table functions and scalar functions that read files, URLs or other databases, or run
@@ -158,6 +166,31 @@ def validate(sql: str) -> str:
     return statements[0].query.strip().rstrip(";").strip()
 
 
+def locked_connection(path: str | Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory database with the warehouse ATTACHed read-only, then locked down.
+
+    Not `duckdb.connect(path, config=LOCKED_CONFIG)`: DuckDB keeps one database instance per
+    file and process, and refuses a second connection with a different configuration ("Can't
+    open a connection to same database file with a different configuration"), so a console
+    query would fail whenever a page's query was running, and block every page while it ran.
+    An attached database is a separate instance. External access is switched off and the
+    configuration locked only after the ATTACH, which needs file access.
+    """
+    # Reuse the main connect's checks (missing file, a writer's lock) and messages.
+    db.connect_read_only(path).close()
+    con = duckdb.connect(":memory:", config=ATTACH_CONFIG)
+    try:
+        # ATTACH takes no bound parameters; the path is our own setting, quoted as a literal.
+        con.execute("attach '" + str(path).replace("'", "''") + "' as warehouse (read_only)")
+        con.execute("use warehouse")
+        con.execute("set enable_external_access = false")
+        con.execute("set lock_configuration = true")
+    except duckdb.Error as exc:
+        con.close()
+        raise db.WarehouseUnavailable(f"Cannot open {path}: {exc}") from exc
+    return con
+
+
 def run_query(
     path: str | Path,
     sql: str,
@@ -171,7 +204,7 @@ def run_query(
     db.WarehouseUnavailable.
     """
     statement = validate(sql)
-    con = db.connect_read_only(path, config=LOCKED_CONFIG)
+    con = locked_connection(path)
     outcome: dict[str, object] = {}
 
     def work() -> None:

@@ -7,6 +7,13 @@ observation of 28.58 TB -> 3.48 TB = 8.21x), with the column names the dbt marts
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -267,8 +274,76 @@ def build_warehouse(path: Path) -> None:
             "insert into marts.published_results values (" + ", ".join(["?"] * 21) + ")",
             published,
         )
+        _add_result_details(con)
     finally:
         con.close()
+
+
+# Result r001 (baseline, cache, 0 % read) ran 09:00-09:30 UTC on 2026-03-01.
+DETAIL_RESULT = "r001"
+CPU_SAMPLES_PER_HOST = 5000  # more than a chart may draw: the query layer must bucket them
+
+
+def _add_result_details(con: duckdb.DuckDBPyConnection) -> None:
+    """The run explorer's detail marts (columns as dbt builds them), for r001: 4 VMs,
+    percentiles, json+ bins, 30 one-minute intervals and 2 hosts x 5,000 esxtop CPU samples
+    over the run window."""
+    con.execute(
+        """
+        create table marts.fct_result_outputs as
+        select 'o' || i as result_output_id, 'r001' as result_id, i as source_file_id,
+               'fio' as source_tool, '/runs/r001/vm-' || i || '.json' as source_path,
+               'esx0' || (i % 2 + 1) as host_name, 'vm-' || i as output_label,
+               30000.0 + 1000 * i as iops, 0.0 as read_iops, 30000.0 + 1000 * i as write_iops,
+               (30000.0 + 1000 * i) * 4096 / 1e6 as throughput_mb_s,
+               4.0 + i / 10 as avg_latency_ms,
+               100 * (30000.0 + 1000 * i) / 126000 as share_of_result_iops_pct,
+               100 * (30000.0 + 1000 * i - 31500) / 31500 as iops_vs_output_mean_pct
+        from range(4) as t(i)
+        """
+    )
+    con.execute(
+        """
+        create table marts.fct_result_latency_percentiles as
+        select d.direction || p.percentile as result_percentile_id, 'r001' as result_id,
+               d.direction, p.percentile, p.latency_ms * d.factor as latency_ms,
+               4 as output_count, 'fio_clat_percentiles' as latency_source
+        from (values ('read', 1.0), ('write', 1.5)) as d(direction, factor),
+             (values (50.0, 3.9), (90.0, 6.1), (99.0, 9.8), (99.9, 20.3))
+                 as p(percentile, latency_ms)
+        """
+    )
+    con.execute(
+        """
+        create table marts.fct_result_latency_histogram as
+        select 'b' || i as histogram_bin_id, 'r001' as result_id, 'write' as direction,
+               'clat' as latency_kind, 0.001 * pow(2, i) as bin_ms,
+               cast(1000 * exp(-pow(i - 12, 2) / 8) as hugeint) as io_count
+        from range(24) as t(i)
+        """
+    )
+    con.execute(
+        """
+        create table marts.fct_result_intervals as
+        select 'i' || i as result_interval_id, 'r001' as result_id, i as interval_index,
+               'fio' as source_tool, 60.0 * (i + 1) as elapsed_s, 60.0 as interval_s,
+               4 as output_count, 120000.0 + i as iops, 491.5 as throughput_mb_s,
+               4.2 as avg_latency_ms
+        from range(30) as t(i)
+        """
+    )
+    con.execute(
+        """
+        create table marts.fct_host_cpu_samples as
+        select h || '-' || i as host_cpu_sample_id, 'lab-4node-vsan67' as testbed_id,
+               1 as source_file_id, 'lab-4node-vsan67' as testbed, 'esx0' || h as host_name,
+               'esxtop' as source_tool,
+               timestamptz '2026-03-01 08:50:00+00' + to_milliseconds(i * 480) as sampled_at,
+               50.0 + h + (i % 10) as cpu_util_pct
+        from range(1, 3) as hh(h), range(?) as t(i)
+        """,
+        [CPU_SAMPLES_PER_HOST],
+    )
 
 
 @pytest.fixture(scope="session")
@@ -292,3 +367,101 @@ def empty_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def warehouse_env(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("PERF_DUCKDB_PATH", str(warehouse))
     yield warehouse
+
+
+# --- The real warehouse and a running app, for the browser test and figure checks ----------
+
+REPO = Path(__file__).resolve().parents[2]
+REAL_LOAD_ARGS = ("tests/fixtures/hcibench/results",)
+
+
+def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> None:
+    # Subprocesses, not in-process calls: dbt-duckdb keeps a read-write handle open in the
+    # process that ran it, and that lock would keep the Streamlit server (another process) out.
+    done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode not in ok:
+        pytest.fail(f"{' '.join(cmd[:4])} exited {done.returncode}:\n{done.stdout[-3000:]}")
+
+
+def build_real_warehouse(db_path: Path, work: Path) -> None:
+    """What scripts/main.sh does: load the samples, valid fixtures and the reference dataset,
+    dbt build, validate, publish the serving snapshot."""
+    from tests.conftest import SAMPLES
+
+    env = {
+        **os.environ,
+        "PERF_DUCKDB_PATH": str(db_path),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }
+    valid = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests" / "fixtures").glob("*/valid"))
+    py = sys.executable
+    paths = [str(SAMPLES), *valid, *REAL_LOAD_ARGS]
+    # The reference dataset (rebuilt from the studies' published figures) is what a new user
+    # sees first; the key-figure tests read it.
+    reference = work / "reference"
+    _run([py, "-m", "ingest", "reference", str(reference)], env)
+    paths.append(str(reference))
+    # Exit 1: some samples are broken on purpose and are rejected with a reason.
+    _run([py, "-m", "ingest", "load", *paths, "--quiet"], env, (0, 1))
+    dbt = [
+        str(Path(py).with_name("dbt")), "build", "--project-dir", "dbt_project",
+        "--profiles-dir", "dbt_project", "--target-path", str(work / "target"),
+        "--log-path", str(work / "logs"), "--quiet",
+    ]  # fmt: skip
+    _run(dbt, env)
+    if (REPO / "expectations" / "__main__.py").is_file():
+        # Exit 1 = some constraint failed; the data-quality page shows that, so it is data too.
+        _run([py, "-m", "expectations"], env, (0, 1))
+    if importlib.util.find_spec("ingest.publish") is not None:
+        # The app reads the serving snapshot once one exists; `load` published one before dbt.
+        _run([py, "-m", "ingest", "publish", "--db", str(db_path)], env)
+
+
+@pytest.fixture(scope="session")
+def real_warehouse(samples: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("app_real")
+    path = work / "warehouse.duckdb"
+    build_real_warehouse(path, work)
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url(real_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run` on the real warehouse; yields its base URL once /_stcore/health is ok."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(real_warehouse)}
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "app/streamlit_app.py",
+        "--server.headless", "true", "--server.port", str(port),
+        "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                    if resp.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not come up:\n{log.read_text()[-3000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

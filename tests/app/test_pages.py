@@ -115,3 +115,50 @@ def test_missing_warehouse_shows_a_clear_message(
     at.run()
     assert not at.exception
     assert any("No warehouse at" in e.value for e in at.error)
+
+
+def test_run_explorer_shows_every_detail_section(warehouse_env: Path) -> None:
+    # GIVEN r001 with per-VM outputs, percentiles, json+ buckets, intervals and host CPU
+    # samples in the detail marts
+    at = open_page("app_pages/run_explorer.py")
+    at.selectbox[0].select("r001").run()
+    assert not at.exception, [e.value for e in at.exception]
+    headings = [h.value for h in at.subheader]
+    for heading in (
+        "Per-VM and per-host spread",
+        "Latency percentiles",
+        "Latency histogram (fio json+)",
+        "Over the run: intervals",
+        "Over the run: host CPU",
+    ):
+        assert heading in headings
+    shown = metrics(at)
+    assert shown["IOPS per node"] == "30,000"  # 120,000 + 3,600 x 0 % read IOPS / 4 nodes
+    assert shown["Host imbalance"] == "6.0%"
+    # latency bars + spread + percentiles + histogram + intervals + host CPU
+    assert len(plotly_charts(at)) == 6
+
+
+def test_run_explorer_caps_host_cpu_points(warehouse_env: Path) -> None:
+    # GIVEN 5,000 samples per host every 0.48 s from 08:50:00 to 09:29:59.52: samples 1,250
+    # (09:00:00) to 4,999 fall in r001's 09:00-09:30 window, 3,750 per host
+    from app.lib import queries
+
+    cpu = queries.host_cpu_series.__wrapped__(str(warehouse_env), "r001")
+    per_host = cpu.groupby("host_name")["samples_in_point"]
+    assert per_host.size().max() <= queries.MAX_POINTS + 1
+    assert per_host.sum().to_dict() == {"esx01": 3750, "esx02": 3750}
+    assert cpu["sampled_at"].min().isoformat() == "2026-03-01T09:00:00+00:00"
+
+
+def test_interval_series_on_elapsed_seconds_is_capped(warehouse_env: Path) -> None:
+    # GIVEN 30 one-minute intervals of r001 (elapsed 60 s .. 1,800 s), at most 10 points
+    from app.lib import queries
+
+    series = queries.result_time_series.__wrapped__(
+        str(warehouse_env), "fct_result_intervals", "r001", max_points=10
+    )
+    assert len(series) == 10
+    assert series["samples_in_point"].sum() == 30
+    assert series["elapsed_s"].iloc[0] == 60.0  # a point sits at its first interval
+    assert "interval_index" not in series  # an index is no value to average

@@ -47,7 +47,7 @@ def test_console_connection_has_external_access_off(warehouse: Path) -> None:
 
 def test_external_access_is_off_even_without_the_text_checks(warehouse: Path) -> None:
     # GIVEN the connection the console opens, WHEN a file function reaches DuckDB directly
-    con = sql_console.db.connect_read_only(warehouse, config=sql_console.LOCKED_CONFIG)
+    con = sql_console.locked_connection(warehouse)
     try:
         for statement in (
             "select * from read_csv('/etc/passwd')",
@@ -91,3 +91,16 @@ def test_time_limit_interrupts_a_long_query(warehouse: Path) -> None:
 def test_csv_download(warehouse: Path) -> None:
     result = run_query(warehouse, "select 1 as a, 'x' as b")
     assert sql_console.to_csv(result.frame) == b"a,b\n1,x\n"
+
+
+def test_console_runs_while_a_page_query_holds_the_file(warehouse: Path) -> None:
+    # GIVEN a page's read-only connection open in the same process (another session's query)
+    page = sql_console.db.connect_read_only(warehouse)
+    try:
+        # WHEN the console opens its locked-down connection, THEN DuckDB does not refuse it as
+        # "same database file with a different configuration", and the page still reads
+        result = run_query(warehouse, "select count(*) as n from marts.fct_workload_results")
+        assert result.frame["n"].tolist() == [43]
+        assert page.execute("select count(*) from marts.dedupe_ratios").fetchone() == (1,)
+    finally:
+        page.close()

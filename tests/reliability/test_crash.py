@@ -82,7 +82,31 @@ def test_kill_mid_load_keeps_whole_files_and_rerun_completes(
     tmp_path: Path, corpus: Path, clean: tuple[list[str], dict], kill_at: str, files_present: int
 ) -> None:
     db = tmp_path / "w.duckdb"
-    killed = run_ingest(db, "load", str(corpus), "--quiet", PERF_INGEST_KILL=kill_at)
+    # One file per transaction, so the n-th commit is the n-th file.
+    killed = run_ingest(
+        db, "load", str(corpus), "--quiet", PERF_INGEST_KILL=kill_at, PERF_INGEST_BATCH_FILES="1"
+    )
+    assert killed.returncode == KILLED, killed.stdout + killed.stderr
+    assert len(_assert_prefix_of_clean(db, clean)) == files_present
+    _assert_rerun_completes(db, corpus, clean)
+
+
+@pytest.mark.parametrize(
+    ("kill_at", "files_present"),
+    [
+        pytest.param("before_commit:2", 4, id="second-batch-uncommitted"),
+        pytest.param("after_commit:2", 8, id="second-batch-committed"),
+    ],
+)
+def test_kill_between_batches_keeps_whole_batches(
+    tmp_path: Path, corpus: Path, clean: tuple[list[str], dict], kill_at: str, files_present: int
+) -> None:
+    """Batched writes (several files per transaction): a kill loses at most the
+    batch being written, and every file present is whole."""
+    db = tmp_path / "w.duckdb"
+    killed = run_ingest(
+        db, "load", str(corpus), "--quiet", PERF_INGEST_KILL=kill_at, PERF_INGEST_BATCH_FILES="4"
+    )
     assert killed.returncode == KILLED, killed.stdout + killed.stderr
     assert len(_assert_prefix_of_clean(db, clean)) == files_present
     _assert_rerun_completes(db, corpus, clean)

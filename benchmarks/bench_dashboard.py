@@ -1,0 +1,292 @@
+"""Benchmark: server-side time of each dashboard page on a warehouse of 10 M esxtop samples.
+
+Not a test: it prints a table. The warehouse is what scripts/main.sh builds (the real samples
+and valid fixtures, the reference dataset when `python -m ingest reference` works) plus one
+generated esxtop capture of about 10 million samples (benchmarks/esxtop_generate.py, loaded by
+the real loader), then `dbt build` and publish. It is built once under benchmarks/out/ and
+reused (`--rebuild` to start again). The run explorer's first result is pointed at the
+capture (testbed and run window), so its host-CPU section reads the capture's samples; with
+`--worst-case` all ~10 M of them are that result's host CPU series (on a copy).
+
+Two measurements per page, each repeated `--runs` times, p50 and p95:
+- page:  `AppTest` runs the app, switches to the page and runs it; the clock covers the page's
+  run only (what the Streamlit server does for a browser that opens the page). "cold" clears
+  `st.cache_data` first (first visit, or after the 5-minute TTL), "warm" does not.
+- query: the page's query-layer functions (app/lib/queries.py) called directly, cache cleared.
+
+    python -m benchmarks.bench_dashboard                 # ~10 M samples, 5 runs
+    python -m benchmarks.bench_dashboard --samples 1000000 --runs 3
+    python -m benchmarks.bench_dashboard --worst-case     # 10 M samples in one run's window
+
+Target: every page under 1 s of server time, cold, on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "benchmarks" / "out" / "dashboard"
+SAMPLES = Path(os.environ.get("PERF_SHARED_DIR", REPO.parent / "shared")) / "samples"
+APP = REPO / "app" / "streamlit_app.py"
+ROWS = 620  # samples per counter: 620 x 5 s, a 52-minute run window
+HOSTS = 4
+PAGES = [
+    "app_pages/ra_comparison.py",
+    "app_pages/profile_deltas.py",
+    "app_pages/transport.py",
+    "app_pages/capacity.py",
+    "app_pages/scaling.py",
+    "app_pages/run_explorer.py",
+    "app_pages/sql_console.py",
+    "app_pages/data_quality.py",
+]
+
+
+def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> None:
+    started = time.perf_counter()
+    done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - started
+    print(f"  {' '.join(cmd[1:5])} ... exit {done.returncode} in {took:.1f} s")
+    if done.returncode not in ok:
+        sys.exit(done.stdout[-3000:] + done.stderr[-3000:])
+
+
+def build(db: Path, samples: int) -> None:
+    """Load everything, generate and load the esxtop capture, dbt build, publish."""
+    from benchmarks.esxtop_generate import generate
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    for stale in OUT.glob(db.stem + "*"):
+        stale.unlink()
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(db), "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    py = sys.executable
+    paths = [str(SAMPLES), *map(str, sorted((REPO / "tests" / "fixtures").glob("*/valid")))]
+    paths.append(str(REPO / "tests" / "fixtures" / "hcibench" / "results"))
+    reference = OUT / "reference"
+    done = subprocess.run([py, "-m", "ingest", "reference", str(reference)], cwd=REPO, env=env)
+    if done.returncode == 0:
+        paths.append(str(reference))
+    capture = OUT / f"esxtop-{samples}.csv"
+    if not capture.is_file():
+        started = time.perf_counter()
+        made = generate(
+            capture,
+            columns=samples // ROWS,
+            rows=ROWS,
+            hosts=HOSTS,
+            start=dt.datetime(2026, 1, 5, 9, 0, 0),
+        )
+        took = time.perf_counter() - started
+        print(f"  generated {made.columns} x {made.rows} esxtop cells in {took:.1f} s")
+    _run([py, "-m", "ingest", "load", *paths, "--quiet"], env, (0, 1))
+    _run(
+        [py, "-m", "ingest", "load", str(capture), "--label", "testbed=bench-esxtop", "--quiet"],
+        env,
+    )
+    dbt = str(Path(py).with_name("dbt"))
+    target = ["--target-path", str(OUT / "target"), "--log-path", str(OUT / "logs")]
+    _run(
+        [dbt, "build", "--project-dir", "dbt_project", "--profiles-dir", "dbt_project", *target],
+        env,
+    )
+    _run([py, "-m", "expectations"], env, (0, 1))
+    if (REPO / "ingest" / "publish.py").is_file():
+        _run([py, "-m", "ingest", "publish"], env)
+
+
+def point_run_explorer_at_capture(db: Path, *, worst_case: bool) -> str:
+    """Make the run explorer's default result read the generated capture's host CPU samples.
+
+    The result the page opens first gets the capture's testbed and run window, so its host-CPU
+    section draws the capture. `marts.fct_host_cpu_samples` is dbt's (one `% Util Time` series
+    per host, as int_host_samples_unioned keeps), or, before dbt builds it, a stand-in with the
+    same rows. `worst_case` replaces it with every one of the ~10 M samples, so the page's
+    query buckets the whole capture (the bench then works on a copy of the warehouse).
+    """
+    import duckdb
+
+    with duckdb.connect(str(db)) as con:
+        capture = con.execute(
+            "select max(source_file_id) from raw.source_files"
+            " where path like '%/benchmarks/out/dashboard/esxtop-%.csv'"
+        ).fetchone()[0]
+        has_mart = con.execute(
+            "select count(*) from information_schema.tables"
+            " where table_schema = 'marts' and table_name = 'fct_host_cpu_samples'"
+        ).fetchone()[0]
+        if worst_case or not has_mart:
+            con.execute(
+                """
+                create or replace table marts.fct_host_cpu_samples as
+                select 'bench-esxtop' as testbed_id, s._source_file_id as source_file_id,
+                       'bench-esxtop' as testbed, c.host as host_name, 'esxtop' as source_tool,
+                       t.sampled_at, s.value as cpu_util_pct
+                from raw.esxtop_samples as s
+                join raw.esxtop_counters as c using (_source_file_id, counter_id)
+                join raw.esxtop_sample_times as t using (_source_file_id, sample_index)
+                where s._source_file_id = $capture and s.value is not null
+                  and ($all or (c.object_group = 'Physical Cpu' and c.instance = '_Total'
+                                and c.counter = '% Util Time'))
+                """,
+                {"capture": capture, "all": worst_case},
+            )
+        # The run explorer's default: the first row in queries.workload_results' order.
+        (result_id,) = con.execute(
+            "select result_id from marts.fct_workload_results"
+            " order by testbed, profile, working_set, read_pct, started_at limit 1"
+        ).fetchone()
+        con.execute(
+            "update marts.fct_workload_results"
+            " set testbed_id = w.testbed_id, started_at = w.lo, ended_at = w.hi"
+            " from (select any_value(testbed_id) as testbed_id, min(sampled_at) as lo,"
+            " max(sampled_at) as hi from marts.fct_host_cpu_samples"
+            " where source_file_id = $capture) as w where result_id = $result_id",
+            {"capture": capture, "result_id": result_id},
+        )
+        (rows,) = con.execute(
+            "select count(*) from marts.fct_host_cpu_samples where source_file_id = ?", [capture]
+        ).fetchone()
+    if (REPO / "ingest" / "publish.py").is_file():
+        _run(
+            [sys.executable, "-m", "ingest", "publish"], {**os.environ, "PERF_DUCKDB_PATH": str(db)}
+        )
+    kind = (
+        "every sample (worst case)"
+        if worst_case
+        else "dbt's host CPU series"
+        if has_mart
+        else "a stand-in of dbt's host CPU series"
+    )
+    return f"run explorer's first result reads {kind}: {rows:,} samples of the capture"
+
+
+def percentiles(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p95
+
+
+def time_page(page: str, runs: int, *, cold: bool) -> list[float]:
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    times = []
+    for _ in range(runs):
+        at = AppTest.from_file(str(APP), default_timeout=120)
+        at.run()
+        at.switch_page(page)
+        if cold:
+            st.cache_data.clear()
+        started = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - started)
+        if at.exception:
+            sys.exit(f"{page}: {[e.value for e in at.exception]}")
+    return times
+
+
+def query_calls(db_path: str) -> dict[str, Callable[[], object]]:
+    """The query-layer work of each page, as the page calls it with no filters set."""
+    from app.lib import queries
+    from app.lib.filters import Filters
+
+    no = Filters()
+    first = queries.workload_results(db_path, no)
+    result_id = str(first["result_id"].iloc[0]) if not first.empty else ""
+    return {
+        "shared (marts_columns + filter_options)": lambda: (
+            queries.marts_columns(db_path),
+            queries.filter_options(db_path),
+        ),
+        "workload_results": lambda: queries.workload_results(db_path, no),
+        "published_results": lambda: queries.published_results(db_path, (), ("iops",)),
+        "profile + config deltas": lambda: (
+            queries.profile_latency_deltas(db_path, ()),
+            queries.config_deltas(db_path, ()),
+        ),
+        "transport_cpu_efficiency": lambda: queries.transport_cpu_efficiency(db_path, ()),
+        "dedupe_ratios": lambda: queries.dedupe_ratios(db_path, ()),
+        "per_node_iops": lambda: queries.per_node_iops(db_path, ()),
+        "result_in_depth (run explorer sections)": lambda: queries.result_in_depth(
+            db_path, result_id
+        ),
+        "host_cpu_series (its part of the above)": lambda: queries.host_cpu_series(
+            db_path, result_id
+        ),
+        "data_quality_results": lambda: queries.data_quality_results(db_path),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=10_000_000, help="esxtop samples to add")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument(
+        "--worst-case",
+        action="store_true",
+        help="put all ~10 M esxtop samples in the host-CPU stand-in of one run",
+    )
+    args = parser.parse_args(argv)
+
+    db = OUT / f"warehouse-{args.samples}.duckdb"
+    if args.rebuild or not db.is_file():
+        print(f"building {db}")
+        build(db, args.samples)
+    if args.worst_case:
+        worst = db.with_name(db.stem + "-worst.duckdb")
+        shutil.copyfile(db, worst)
+        db = worst
+    print(point_run_explorer_at_capture(db, worst_case=args.worst_case))
+    os.environ["PERF_DUCKDB_PATH"] = str(db)
+    sys.path.insert(0, str(REPO))
+    import duckdb
+
+    from app.lib import db as app_db
+
+    served = app_db.warehouse_path()
+    with duckdb.connect(str(served), read_only=True) as con:
+        (n_samples,) = con.execute("select count(*) from raw.esxtop_samples").fetchone()
+        (n_results,) = con.execute("select count(*) from marts.fct_workload_results").fetchone()
+    size_mb = served.stat().st_size / 1e6
+    print(f"\nwarehouse {served} ({size_mb:,.0f} MB): {n_samples:,} esxtop samples, "
+          f"{n_results:,} workload results; {args.runs} runs each\n")  # fmt: skip
+
+    import streamlit as st
+
+    print(f"{'page':<28} {'cold p50':>9} {'cold p95':>9} {'warm p50':>9} {'warm p95':>9}")
+    worst = 0.0
+    for page in PAGES:
+        cold = percentiles(time_page(page, args.runs, cold=True))
+        warm = percentiles(time_page(page, args.runs, cold=False))
+        worst = max(worst, cold[1])
+        name = Path(page).stem
+        print(f"{name:<28} {cold[0]:>8.3f}s {cold[1]:>8.3f}s {warm[0]:>8.3f}s {warm[1]:>8.3f}s")
+
+    print(f"\n{'query-layer function (cold)':<42} {'p50':>8} {'p95':>8}")
+    for name, call in query_calls(str(served)).items():
+        times = []
+        for _ in range(args.runs):
+            st.cache_data.clear()
+            started = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - started)
+        p50, p95 = percentiles(times)
+        print(f"{name:<42} {p50:>7.3f}s {p95:>7.3f}s")
+    verdict = "meets" if worst < 1.0 else "MISSES"
+    print(f"\nslowest page p95 (cold): {worst:.3f} s, {verdict} the 1 s target")
+    return 0 if worst < 1.0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
