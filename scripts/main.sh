@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: set up, load the bundled reference data,
-# dbt build, validate with great-expectations, then serve the dashboard.
+# The main job on a fresh machine: set up, generate and load the reference
+# dataset (the five source studies rebuilt in real tool formats) and the real
+# sample outputs, dbt build, validate with great-expectations, then serve the
+# dashboard.
 #   bash scripts/main.sh              # ... and open the dashboard on :8501
 #   bash scripts/main.sh --no-serve   # stop after validation (CI, cron)
 set -euo pipefail
@@ -14,6 +16,14 @@ export PERF_DUCKDB_PATH=${PERF_DUCKDB_PATH:-$PWD/data/warehouse.duckdb}
 SHARED=${PERF_SHARED_DIR:-$(cd .. && pwd)/shared}
 mkdir -p "$(dirname "$PERF_DUCKDB_PATH")"
 . .venv/bin/activate
+
+REFERENCE=${PERF_REFERENCE_DIR:-$PWD/data/reference}
+if [ ! -f "$REFERENCE/run.yaml" ]; then
+    echo "== reference dataset: the five source studies, reconstructed into $REFERENCE"
+    python -m ingest reference "$REFERENCE"
+fi
+echo "== ingest: reference dataset ($REFERENCE)"
+python -m ingest load "$REFERENCE" --quiet
 
 echo "== ingest: bundled real tool outputs ($SHARED/samples) and valid fixtures (tests/fixtures/*/valid)"
 # Some bundled samples are broken on purpose (a fio file holding only error

@@ -14,6 +14,15 @@ dedupe_ratios as (
 
 ),
 
+stg_ingest__source_files as (
+
+    -- every labelled testbed, also those with only host captures or
+    -- capacity snapshots and no workload result yet
+    select * from {{ ref('stg_ingest__source_files') }}
+    where testbed is not null
+
+),
+
 testbeds_unioned as (
 
     select
@@ -31,6 +40,14 @@ testbeds_unioned as (
         architecture,
         cast(null as varchar) as storage
     from dedupe_ratios
+    union all
+    select distinct
+        testbed,
+        cast(null as integer) as nodes,
+        cast(null as varchar) as vsan_version,
+        cast(null as varchar) as architecture,
+        cast(null as varchar) as storage
+    from stg_ingest__source_files
 
 ),
 
