@@ -64,7 +64,8 @@ QUICK = {
 
 def _machine() -> str:
     mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1024**3
-    return f"{platform.node()}: {os.cpu_count()} cores, {mem_gib:.0f} GiB, Python {platform.python_version()}"
+    python = platform.python_version()
+    return f"{platform.node()}: {os.cpu_count()} cores, {mem_gib:.0f} GiB, Python {python}"
 
 
 def main() -> None:
