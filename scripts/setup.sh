@@ -25,11 +25,14 @@ if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 stamp=.venv/.requirements.sha256
-want=$(sha256sum requirements.txt | cut -d' ' -f1)
+want=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing requirements.txt"
     .venv/bin/pip install -q --disable-pip-version-check --upgrade pip
     .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+    # The project itself, editable: `ingest`, `app`, `expectations`, `synth`, `warehouse`
+    # import from anywhere (streamlit, dbt hooks, subprocesses) without sys.path patches.
+    .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
     echo "$want" > "$stamp"
 fi
 # dbt: no anonymous usage statistics, here or anywhere the env is reused.
