@@ -6,19 +6,10 @@ state for the pages), checks the warehouse can be opened, then runs the chosen p
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import streamlit as st
 
-# `streamlit run` puts only this folder on sys.path; the app imports `app.lib` and
-# `ingest.settings` from the repository root.
-REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
-
-import streamlit as st  # noqa: E402
-
-from app.lib import db, queries  # noqa: E402
-from app.lib.filters import FILTER_LABELS, Filters  # noqa: E402
+from app.lib import db, queries
+from app.lib.filters import FILTER_LABELS, Filters
 
 st.set_page_config(
     page_title="vSAN performance warehouse", page_icon=":material/speed:", layout="wide"
@@ -41,7 +32,7 @@ PAGES = [
 ]
 page = st.navigation(PAGES)
 
-db_path = str(db.warehouse_path())
+db_path = str(db.reading_path())
 st.session_state["db_path"] = db_path
 st.title("vSAN performance warehouse")
 st.caption(f"{page.title} · warehouse `{db_path}`")

@@ -2,7 +2,7 @@
 
 Not a test: it prints a table. The warehouse is what scripts/main.sh builds (the real samples
 and valid fixtures, the reference dataset when `python -m ingest reference` works) plus one
-generated esxtop capture of about 10 million samples (benchmarks/esxtop_generate.py, loaded by
+generated esxtop capture of about 10 million samples (synth/esxtop_wide.py, loaded by
 the real loader), then `dbt build` and publish. It is built once under benchmarks/out/ and
 reused (`--rebuild` to start again). The run explorer's first result is pointed at the
 capture (testbed and run window), so its host-CPU section reads the capture's samples; with
@@ -63,7 +63,7 @@ def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Non
 
 def build(db: Path, samples: int) -> None:
     """Load everything, generate and load the esxtop capture, dbt build, publish."""
-    from benchmarks.esxtop_generate import generate
+    from synth.esxtop_wide import generate
 
     OUT.mkdir(parents=True, exist_ok=True)
     for stale in OUT.glob(db.stem + "*"):
@@ -100,8 +100,27 @@ def build(db: Path, samples: int) -> None:
         env,
     )
     _run([py, "-m", "expectations"], env, (0, 1))
-    if (REPO / "ingest" / "publish.py").is_file():
+    if (REPO / "warehouse.py").is_file():
         _run([py, "-m", "ingest", "publish"], env)
+
+
+def _rederive_result_host_cpu(con, result_id: str) -> None:
+    """The run explorer reads a result's host CPU from the dashboard mart dbt derived before
+    the result moved to the capture's window: derive this result's rows again, as the mart
+    (marts/dashboard/fct_result_host_cpu_samples.sql) does."""
+    window = (
+        "select r.result_id, s.* from marts.fct_host_cpu_samples as s"
+        " join marts.fct_workload_results as r on r.result_id = $result_id"
+        " and s.testbed_id = r.testbed_id and s.sampled_at between r.started_at and r.ended_at"
+    )
+    con.execute(
+        "create table if not exists marts.fct_result_host_cpu_samples as " + window + " limit 0",
+        {"result_id": result_id},
+    )
+    con.execute("delete from marts.fct_result_host_cpu_samples where result_id = ?", [result_id])
+    con.execute(
+        "insert into marts.fct_result_host_cpu_samples by name " + window, {"result_id": result_id}
+    )
 
 
 def point_run_explorer_at_capture(db: Path, *, worst_case: bool) -> str:
@@ -153,10 +172,11 @@ def point_run_explorer_at_capture(db: Path, *, worst_case: bool) -> str:
             " where source_file_id = $capture) as w where result_id = $result_id",
             {"capture": capture, "result_id": result_id},
         )
+        _rederive_result_host_cpu(con, result_id)
         (rows,) = con.execute(
             "select count(*) from marts.fct_host_cpu_samples where source_file_id = ?", [capture]
         ).fetchone()
-    if (REPO / "ingest" / "publish.py").is_file():
+    if (REPO / "warehouse.py").is_file():
         _run(
             [sys.executable, "-m", "ingest", "publish"], {**os.environ, "PERF_DUCKDB_PATH": str(db)}
         )
@@ -202,28 +222,37 @@ def query_calls(db_path: str) -> dict[str, Callable[[], object]]:
 
     no = Filters()
     first = queries.workload_results(db_path, no)
-    result_id = str(first["result_id"].iloc[0]) if not first.empty else ""
+    result_id = str(first["result_id"][0]) if not first.is_empty() else ""
     return {
         "shared (marts_columns + filter_options)": lambda: (
             queries.marts_columns(db_path),
             queries.filter_options(db_path),
         ),
         "workload_results": lambda: queries.workload_results(db_path, no),
-        "published_results": lambda: queries.published_results(db_path, (), ("iops",)),
-        "profile + config deltas": lambda: (
-            queries.profile_latency_deltas(db_path, ()),
-            queries.config_deltas(db_path, ()),
+        "ra_points + published_results": lambda: (
+            queries.ra_points(db_path, no),
+            queries.published_results(db_path, (), ("iops",)),
         ),
-        "transport_cpu_efficiency": lambda: queries.transport_cpu_efficiency(db_path, ()),
-        "dedupe_ratios": lambda: queries.dedupe_ratios(db_path, ()),
-        "per_node_iops": lambda: queries.per_node_iops(db_path, ()),
+        "profile + config deltas": lambda: (
+            queries.profile_latency_deltas(db_path, no),
+            queries.config_deltas(db_path, no),
+        ),
+        "transport (comparison + cpu efficiency)": lambda: (
+            queries.transport_comparison(db_path, no),
+            queries.transport_cpu_efficiency(db_path, no),
+        ),
+        "dedupe_ratios (all + latest)": lambda: (
+            queries.dedupe_ratios(db_path, no),
+            queries.latest_dedupe_ratios(db_path, no),
+        ),
+        "scaling_points": lambda: queries.scaling_points(db_path, no),
         "result_in_depth (run explorer sections)": lambda: queries.result_in_depth(
             db_path, result_id
         ),
         "host_cpu_series (its part of the above)": lambda: queries.host_cpu_series(
             db_path, result_id
         ),
-        "data_quality_results": lambda: queries.data_quality_results(db_path),
+        "data_quality_latest": lambda: queries.data_quality_latest(db_path),
     }
 
 
@@ -249,12 +278,11 @@ def main(argv: list[str] | None = None) -> int:
         db = worst
     print(point_run_explorer_at_capture(db, worst_case=args.worst_case))
     os.environ["PERF_DUCKDB_PATH"] = str(db)
-    sys.path.insert(0, str(REPO))
     import duckdb
 
-    from app.lib import db as app_db
+    from warehouse import reading_path
 
-    served = app_db.warehouse_path()
+    served = reading_path()
     with duckdb.connect(str(served), read_only=True) as con:
         (n_samples,) = con.execute("select count(*) from raw.esxtop_samples").fetchone()
         (n_results,) = con.execute("select count(*) from marts.fct_workload_results").fetchone()

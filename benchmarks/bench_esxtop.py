@@ -7,8 +7,8 @@ another's.
 
 - baseline: DuckDB `read_csv` + `count(*)` of the file, delimiter, quote and header given
 - parse:    `esxtop.parse` of the file's bytes (read included)
-- product:  the real loader (`ingest.load`, as `python -m ingest load PATH --db FILE` runs it)
-  into a fresh DuckDB file: detect, hash, parse, then
+- product:  the real loader (`ingest.triage` + `ingest.writer`, as `python -m ingest load PATH
+  --db FILE` runs it) into a fresh DuckDB file: detect, hash, parse, then
   `insert into raw.esxtop_samples by name select *, ? as _source_file_id from _batch`
 - pandas:   `pandas.read_csv` + `melt` to long form
 
@@ -75,16 +75,18 @@ report(seconds=time.perf_counter() - started, cells=capture.cell_count)
 PRODUCT = """
 import os
 from pathlib import Path
-from ingest import load
+from ingest.label_resolver import LabelResolver
+from ingest.triage import collect, load_member
+from ingest.writer import RawWriter
 
 path, db = Path(sys.argv[1]), Path(sys.argv[2])
 for leftover in (db, Path(str(db) + ".wal")):
     leftover.unlink(missing_ok=True)
 started = time.perf_counter()
-warehouse = load.Warehouse(db)
-(member,) = load.collect([path])
-outcome = load.load_member(warehouse, member, load.LabelResolver({}), {member.path})
-warehouse.close()
+writer = RawWriter(db)
+(member,) = collect([path])
+outcome = load_member(writer, member, LabelResolver({}), {member.path})
+writer.close()
 seconds = time.perf_counter() - started
 (cells,) = __import__("duckdb").connect(str(db)).execute(
     "select count(*) from raw.esxtop_samples"
@@ -133,7 +135,7 @@ def _measure_once(script: str, args: list[str], timeout_s: float) -> dict:
 def capture_file(columns: int, rows: int, hosts: int, out: Path) -> Path:
     path = out / f"esxtop_{columns}c_{rows}r_{hosts}h.csv"
     if not path.exists():
-        from benchmarks.esxtop_generate import generate
+        from synth.esxtop_wide import generate
 
         made = generate(path, columns=columns, rows=rows, hosts=hosts)
         print(f"generated {path.name}: {made.size_bytes / 1e6:.0f} MB")

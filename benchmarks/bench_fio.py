@@ -27,33 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from synth.fio_results import write_benchmark_vms
+
 OUT = Path(__file__).resolve().parent / "out"
 CASE = "fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1700000000"
-
-
-def generate(folder: Path, files: int, dumps: int) -> int:
-    from ingest.reference.fio_json import DirectionTarget, JobSpec, status_interval_output
-
-    folder.mkdir(parents=True, exist_ok=True)
-    total = 0
-    runtime_ms = dumps * 5000
-    for i in range(files):
-        path = folder / f"vdb-datastore-0-{i + 1}.json"
-        if not path.exists():
-            spec = JobSpec(
-                jobname="job0",
-                rw="randrw",
-                rwmixread=70,
-                block_size_bytes=4096,
-                iodepth=4,
-                read=DirectionTarget(7000 * runtime_ms // 1000 + i, 800_000.0 + i),
-                write=DirectionTarget(3000 * runtime_ms // 1000 + i, 1_900_000.0 + i),
-                runtime_ms=runtime_ms,
-            )
-            text = status_interval_output([spec], ended_at_epoch_s=1_700_003_600, seed=i)
-            path.write_text(text)
-        total += path.stat().st_size
-    return total
 
 
 def _split(text: str) -> list[dict]:
@@ -108,7 +85,7 @@ def main() -> None:
         print(json.dumps(worker(args.worker[0], Path(args.worker[1]))))
         return
     folder = OUT / f"fio_{args.files}x{args.dumps}" / CASE
-    size = generate(folder, args.files, args.dumps)
+    size = write_benchmark_vms(folder, args.files, args.dumps)
     print(f"{args.files} files x {args.dumps} dumps, {size / 1e6:,.0f} MB in {folder}")
     results: dict[str, list[dict]] = {}
     for _ in range(args.repeat):

@@ -6,7 +6,7 @@ insert or delete bytes, truncate, duplicate or drop lines, splice two seeds), th
 what the loader does: `detect_format` on the first 64 KiB, then that parser's `parse`.
 The only allowed failures are the product's own clear rejections: `ParseError`, and
 `RecursionError` from a structure nested too deeply for the JSON/YAML readers, which the
-loader rejects explicitly as "structure nested too deeply" (ingest/load.py). Anything else is
+loader rejects explicitly as "structure nested too deeply" (ingest/triage.py). Anything else is
 a crash (the loader would report "parser failed unexpectedly"), and so is a call that takes
 longer than `--timeout` seconds. Prints cases run and crashes, each
 crash with the exception and the file it came from; `--save DIR` keeps crashing inputs.
@@ -26,13 +26,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ingest.records import ParseError
+from ingest.registry import HEAD_BYTES, PARSERS, detect_format
+from ingest.sources import source_for
 
-from ingest.records import ParseError  # noqa: E402
-from ingest.registry import HEAD_BYTES, PARSERS, detect_format  # noqa: E402
-from ingest.sources import source_for  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SAMPLES = REPO.parent / "shared" / "samples"
 FIXTURES = REPO / "tests" / "fixtures"

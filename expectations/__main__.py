@@ -2,7 +2,7 @@
 
 import sys
 
-from expectations.run import main
+from expectations.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,6 +19,11 @@ import yaml
 LABEL_FILE_NAMES = ("run.yaml", "run.yml")
 
 
+def is_label_file(path: str) -> bool:
+    """Whether a (logical) path names a run.yaml, whatever folder or archive holds it."""
+    return path.rsplit("/", 1)[-1] in LABEL_FILE_NAMES
+
+
 class LabelError(ValueError):
     """A label file or `--label` argument that is not valid."""
 

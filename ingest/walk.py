@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from ingest.labels import LABEL_FILE_NAMES
+from ingest.labels import is_label_file
 
 # A single file is parsed in memory; beyond this it is refused, not loaded half.
 MAX_FILE_BYTES = int(os.environ.get("PERF_MAX_FILE_BYTES", 4 * 1024**3))
@@ -137,8 +137,10 @@ def _safe_member_name(name: str) -> str | None:
 
 
 def _labels_first(info: tarfile.TarInfo | zipfile.ZipInfo) -> bool:
+    # Label files first: a run.yaml stored after the outputs it describes must still label
+    # them (the loader reads labels as they arrive). False sorts before True.
     name = info.name if isinstance(info, tarfile.TarInfo) else info.filename
-    return posixpath.basename(name) not in LABEL_FILE_NAMES
+    return not is_label_file(name)
 
 
 def _too_large(path: str, size: int) -> Refused:
@@ -149,43 +151,88 @@ def _too_large(path: str, size: int) -> Refused:
     )
 
 
+def _member_path(
+    logical: str, raw_name: str, kind: str, size: int, budget: _Budget
+) -> str | Refused:
+    """The logical path of an archive member worth reading, or why it is refused.
+
+    `kind` is "file", "link" or "other" (devices, FIFOs); the declared `size` is checked
+    against the budget before a byte is inflated."""
+    name = _safe_member_name(raw_name)
+    if name is None:
+        return Refused(
+            f"{logical}{ARCHIVE_SEP}{raw_name}", "archive member path leaves the archive (refused)"
+        )
+    where = f"{logical}{ARCHIVE_SEP}{name}"
+    if kind == "link":
+        return Refused(where, "archive member is a link (refused)")
+    if kind != "file":
+        return Refused(where, "archive member is not a regular file (refused)")
+    if size > budget.limit():
+        return budget.refusal(where, size)
+    return where
+
+
+def _read_member(
+    where: str,
+    stream: io.BufferedIOBase,
+    limit: int,
+    compressed_pos: Callable[[], int],
+    too_large: Refused,
+) -> bytes | Refused:
+    """The inflated bytes of one member, else `too_large` or a bomb's refusal."""
+    try:
+        return _read_bounded(stream, limit, compressed_pos)
+    except _TooLarge:
+        return too_large
+    except _Bomb:
+        return _bomb(where)
+
+
+def _expand_read(
+    where: str, read: bytes | Refused, depth: int, budget: _Budget
+) -> Iterator[Member | Refused]:
+    """What a member read by `_read_member` holds, charged to the archive's budget."""
+    if isinstance(read, Refused):
+        yield read
+        return
+    budget.remaining -= len(read)
+    yield from _expand_bytes(where, read, depth, budget)
+
+
+def _tar_kind(info: tarfile.TarInfo) -> str:
+    if info.issym() or info.islnk():
+        return "link"
+    return "file" if info.isfile() else "other"
+
+
 def _expand_tar(
     logical: str, stream: BinaryIO, depth: int, budget: _Budget
 ) -> Iterator[Member | Refused]:
     with tarfile.open(fileobj=stream, mode="r:*") as archive:
-        # Label files first: a run.yaml stored after the outputs it describes
-        # must still label them (the loader reads labels as they arrive).
         for info in sorted(archive.getmembers(), key=_labels_first):
-            name = _safe_member_name(info.name)
-            where = f"{logical}{ARCHIVE_SEP}{info.name}"
             if info.isdir():
                 continue
-            if name is None:
-                yield Refused(where, "archive member path leaves the archive (refused)")
-                continue
-            where = f"{logical}{ARCHIVE_SEP}{name}"
-            if info.issym() or info.islnk():
-                yield Refused(where, "archive member is a link (refused)")
-                continue
-            if not info.isfile():
-                yield Refused(where, "archive member is not a regular file (refused)")
-                continue
-            if info.size > budget.limit():
-                yield budget.refusal(where, info.size)
+            where = _member_path(logical, info.name, _tar_kind(info), info.size, budget)
+            if isinstance(where, Refused):
+                yield where
                 continue
             extracted = archive.extractfile(info)
             start = stream.tell()
-            try:  # a .tar.gz inflates as it goes: watch the compressed position
-                data = (
-                    _read_bounded(extracted, info.size, lambda s=start: stream.tell() - s)
-                    if extracted
-                    else b""
+            # A .tar.gz inflates as it goes: watch the compressed position. (A tar member
+            # never reads past its checked size, so too_large cannot happen here.)
+            read = (
+                _read_member(
+                    where,
+                    extracted,
+                    info.size,
+                    lambda s=start: stream.tell() - s,
+                    budget.refusal(where, info.size + 1),
                 )
-            except _Bomb:
-                yield _bomb(where)
-                continue
-            budget.remaining -= len(data)
-            yield from _expand_bytes(where, data, depth, budget)
+                if extracted
+                else b""
+            )
+            yield from _expand_read(where, read, depth, budget)
 
 
 def _expand_zip(
@@ -195,50 +242,52 @@ def _expand_zip(
         for info in sorted(archive.infolist(), key=_labels_first):
             if info.is_dir():
                 continue
-            name = _safe_member_name(info.filename)
-            if name is None:
-                yield Refused(
-                    f"{logical}{ARCHIVE_SEP}{info.filename}",
-                    "archive member path leaves the archive (refused)",
+            kind = "link" if stat.S_ISLNK(info.external_attr >> 16) else "file"
+            where = _member_path(logical, info.filename, kind, info.file_size, budget)
+            if isinstance(where, Refused):
+                yield where
+                continue
+            limit = budget.limit()
+            with archive.open(info) as member:  # the declared sizes may lie: read no more
+                read = _read_member(
+                    where,
+                    member,
+                    limit,
+                    lambda i=info, m=member: i.compress_size - m._compress_left,
+                    budget.refusal(where, limit + 1),
                 )
-                continue
-            where = f"{logical}{ARCHIVE_SEP}{name}"
-            if stat.S_ISLNK(info.external_attr >> 16):
-                yield Refused(where, "archive member is a link (refused)")
-                continue
-            if info.file_size > budget.limit():
-                yield budget.refusal(where, info.file_size)
-                continue
-            with archive.open(info) as member:
-                try:  # the declared sizes may lie: read no more than the limits
-                    content = _read_bounded(
-                        member,
-                        budget.limit(),
-                        lambda i=info, m=member: i.compress_size - m._compress_left,
-                    )
-                except _TooLarge:
-                    yield budget.refusal(where, budget.limit() + 1)
-                    continue
-                except _Bomb:
-                    yield _bomb(where)
-                    continue
-            budget.remaining -= len(content)
-            yield from _expand_bytes(where, content, depth, budget)
+            yield from _expand_read(where, read, depth, budget)
+
+
+def _expand_gzip(
+    logical: str, stream: BinaryIO, depth: int, budget: _Budget
+) -> Iterator[Member | Refused]:
+    """A single gzip-compressed file, e.g. observer.json.gz."""
+    inner = posixpath.basename(logical)[: -len(".gz")]
+    where = f"{logical}{ARCHIVE_SEP}{inner}"
+    limit = budget.limit()
+    with gzip.GzipFile(fileobj=stream) as unpacked:
+        start = stream.tell()
+        read = _read_member(
+            where,
+            unpacked,
+            limit,
+            lambda: stream.tell() - start,
+            Refused(where, f"decompresses to over {limit:,} bytes (refused)"),
+        )
+    yield from _expand_read(where, read, depth, budget)
 
 
 def _expand_bytes(
     logical: str, data: bytes, depth: int, budget: _Budget
 ) -> Iterator[Member | Refused]:
     """A member already in memory: a plain file, or an archive to open."""
-    if not is_archive_name(logical) or depth >= MAX_ARCHIVE_DEPTH:
-        if depth >= MAX_ARCHIVE_DEPTH and is_archive_name(logical):
-            yield Refused(
-                logical, f"archive nested deeper than {MAX_ARCHIVE_DEPTH} levels (refused)"
-            )
-            return
+    if not is_archive_name(logical):
         yield Member(logical, len(data), lambda data=data: data)
-        return
-    yield from _expand_archive(logical, io.BytesIO(data), depth + 1, budget)
+    elif depth >= MAX_ARCHIVE_DEPTH:
+        yield Refused(logical, f"archive nested deeper than {MAX_ARCHIVE_DEPTH} levels (refused)")
+    else:
+        yield from _expand_archive(logical, io.BytesIO(data), depth + 1, budget)
 
 
 def _expand_archive(
@@ -246,27 +295,14 @@ def _expand_archive(
 ) -> Iterator[Member | Refused]:
     """The members of the archive readable from `stream` (seekable)."""
     lower = logical.lower()
+    if lower.endswith(".zip"):
+        expand_members = _expand_zip
+    elif lower.endswith((".tar", ".tar.gz", ".tgz")):
+        expand_members = _expand_tar
+    else:
+        expand_members = _expand_gzip
     try:
-        if lower.endswith(".zip"):
-            yield from _expand_zip(logical, stream, depth, budget)
-        elif lower.endswith((".tar", ".tar.gz", ".tgz")):
-            yield from _expand_tar(logical, stream, depth, budget)
-        else:  # a single gzip-compressed file, e.g. observer.json.gz
-            inner = posixpath.basename(logical)[: -len(".gz")]
-            where = f"{logical}{ARCHIVE_SEP}{inner}"
-            with gzip.GzipFile(fileobj=stream) as unpacked:
-                start = stream.tell()
-                try:
-                    content = _read_bounded(unpacked, budget.limit(), lambda: stream.tell() - start)
-                except _TooLarge:
-                    limit = budget.limit()
-                    yield Refused(where, f"decompresses to over {limit:,} bytes (refused)")
-                    return
-                except _Bomb:
-                    yield _bomb(where)
-                    return
-            budget.remaining -= len(content)
-            yield from _expand_bytes(where, content, depth, budget)
+        yield from expand_members(logical, stream, depth, budget)
     except (tarfile.TarError, zipfile.BadZipFile, gzip.BadGzipFile, EOFError, OSError) as exc:
         yield Refused(logical, f"archive cannot be read: {exc}")
 

@@ -18,8 +18,8 @@ import duckdb
 import pytest
 
 from ingest.__main__ import main as ingest_main
-from ingest.reference.dataset import write_reference_dataset
-from ingest.reference.studies import STUDIES
+from synth.dataset import write_reference_dataset
+from synth.studies import STUDIES
 from tests.dbt.conftest import _dbt_build
 
 pytestmark = pytest.mark.slow

@@ -1,9 +1,9 @@
 """Profile and configuration deltas: what each data service costs, and one-label comparisons."""
 
+import polars as pl
 import streamlit as st
 
 from app.lib import charts, queries, ui
-from app.lib import filters as flt
 
 db_path, filters = ui.context()
 
@@ -19,19 +19,19 @@ st.caption(
     "Profiles add data services step by step (checksum, RAID-5, dedupe and compression); "
     "deltas are 100 × (profile − reference) / reference. Red is worse."
 )
-deltas = flt.apply(queries.profile_latency_deltas(db_path, filters.testbed), filters)
-if deltas.empty:
+deltas = queries.profile_latency_deltas(db_path, filters)
+if deltas.is_empty():
     ui.no_data("profile deltas", "They need results of several profiles on one testbed.")
 else:
     ui.reconstructed_note(deltas)
     left, mid, right = st.columns(3)
-    testbed = left.selectbox("Testbed", sorted(deltas["testbed"].dropna().unique()))
+    testbed = left.selectbox("Testbed", sorted(deltas["testbed"].unique()))
     metric = mid.selectbox("Delta", list(METRICS), format_func=METRICS.get)
-    part = deltas[deltas["testbed"] == testbed]
-    sizes = sorted(part["block_size_bytes"].dropna().unique())
+    part = deltas.filter(pl.col("testbed") == testbed)
+    sizes = sorted(part["block_size_bytes"].drop_nulls().unique())
     if len(sizes) > 1:
         size = right.selectbox("Block size", sizes, format_func=lambda b: f"{int(b):,} bytes")
-        part = part[part["block_size_bytes"] == size]
+        part = part.filter(pl.col("block_size_bytes") == size)
     ui.plot(
         charts.profile_delta_heatmap(part, metric=metric, title=METRICS[metric]), "profile_deltas"
     )
@@ -41,16 +41,22 @@ else:
 
 st.subheader("One-label comparisons")
 st.caption("Pairs of results on one testbed and workload that differ in exactly one label.")
-configs = queries.config_deltas(db_path, filters.testbed)
-if configs.empty:
+configs = queries.config_deltas(db_path, filters)
+if configs.is_empty():
     ui.no_data("one-label comparisons")
 else:
     dimension = st.selectbox("Label that differs", sorted(configs["dimension"].unique()))
-    part = configs[configs["dimension"] == dimension].copy()
-    part["pair"] = [
-        f"{r.from_value} → {r.to_value} · {r.testbed} · {charts.workload_label(r._asdict())}"
-        for r in part.itertuples(index=False)
-    ]
+    part = configs.filter(pl.col("dimension") == dimension)
+    part = part.with_columns(
+        pair=pl.Series(
+            [
+                f"{r['from_value']} → {r['to_value']} · {r['testbed']} · "
+                + charts.workload_label(r)
+                for r in part.iter_rows(named=True)
+            ],
+            dtype=pl.String,
+        )
+    )
     ui.plot(charts.config_delta_bars(part, title=f"Changing {dimension}"), "config_deltas")
     with st.expander("Data"):
         st.dataframe(part, hide_index=True)

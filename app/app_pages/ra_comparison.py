@@ -1,12 +1,11 @@
 """RA comparison: IOPS bars and latency lines per read mix, your runs against published RAs."""
 
-import pandas as pd
+import polars as pl
 import streamlit as st
 
 from app.lib import charts, queries, ui
 
 db_path, filters = ui.context()
-POINT_KEYS = ["working_set", "profile", "read_pct"]
 
 st.markdown(
     "IOPS (bars) and average latency (lines, right axis) across read mixes, one bar group per "
@@ -14,12 +13,20 @@ st.markdown(
     "Published figures are hatched bars and dashed lines."
 )
 
+points = queries.ra_points(db_path, filters)
 measured = queries.workload_results(db_path, filters)
-published = queries.published_results(db_path, (), ("iops", "avg_latency_ms"))
+
+
+def testbeds_of(origin: str) -> list[str]:
+    if points.is_empty():
+        return []
+    rows = points.filter(pl.col("origin") == origin)
+    return sorted(rows["testbed"].drop_nulls().unique().to_list())
+
 
 left, mid, right = st.columns(3)
-own_testbeds = sorted(measured["testbed"].dropna().unique()) if not measured.empty else []
-ref_testbeds = sorted(published["testbed"].dropna().unique()) if not published.empty else []
+own_testbeds = testbeds_of("measured")
+ref_testbeds = testbeds_of("published")
 # A named testbed first: the unlabelled results mix unrelated runs.
 labelled = [t for t in own_testbeds if t != queries.UNLABELLED]
 own = left.selectbox(
@@ -32,8 +39,12 @@ own = left.selectbox(
 ref_index = 1 + ref_testbeds.index(own) if own in ref_testbeds else 1 if ref_testbeds else 0
 ref = mid.selectbox("Published reference", ["(none)", *ref_testbeds], index=ref_index)
 
-own_rows = measured[measured["testbed"] == own] if own else measured.iloc[0:0]
-sizes = sorted(own_rows["block_size_bytes"].dropna().unique()) if not own_rows.empty else []
+own_points = (
+    points.filter((pl.col("origin") == "measured") & (pl.col("testbed") == own))
+    if own
+    else pl.DataFrame()
+)
+sizes = sorted(own_points["block_size_bytes"].drop_nulls().unique()) if own else []
 size = right.selectbox(
     "Block size",
     sizes,
@@ -42,40 +53,32 @@ size = right.selectbox(
     placeholder="any",
 )
 
-points = []
-if not own_rows.empty:
-    part = own_rows if size is None else own_rows[own_rows["block_size_bytes"] == size]
-    agg = part.groupby(POINT_KEYS, dropna=False)[["iops", "avg_latency_ms"]].mean().reset_index()
-    points.append(agg.assign(origin="measured"))
-if ref != "(none)" and not published.empty:
-    pub = published[published["testbed"] == ref]
-    if size is not None and "block_size_bytes" in pub:
-        pub = pub[pub["block_size_bytes"].isna() | (pub["block_size_bytes"] == size)]
-    pub = pub.dropna(subset=["read_pct"])
-    wide = pub.pivot_table(
-        index=POINT_KEYS, columns="metric", values="value", aggfunc="mean", dropna=False
-    ).reset_index()
-    if "iops" in wide:
-        points.append(
-            wide.reindex(columns=[*POINT_KEYS, "iops", "avg_latency_ms"]).assign(origin="published")
-        )
-data = pd.concat(points, ignore_index=True) if points else pd.DataFrame()
+# The chosen block size; a published figure without one applies to every size.
+chosen_size = pl.col("block_size_bytes").is_null() if size is None else (
+    pl.col("block_size_bytes") == size
+)  # fmt: skip
+shown = [own_points.filter(chosen_size)] if own else []
+if ref != "(none)":
+    published = points.filter((pl.col("origin") == "published") & (pl.col("testbed") == ref))
+    if size is not None:
+        published = published.filter(pl.col("block_size_bytes").is_null() | chosen_size)
+    shown.append(published)
+data = pl.concat(shown) if shown else pl.DataFrame()
 
-if data.empty:
+if data.is_empty():
     ui.no_data(
         "workload results or published IOPS figures",
         "Load results with `python -m ingest load` and run `dbt build`.",
     )
 else:
-    ui.reconstructed_note(own_rows)
+    own_results = measured.filter(pl.col("testbed") == own) if own else measured.clear()
+    ui.reconstructed_note(own_results)
     title = " vs ".join(t for t in (own, None if ref == "(none)" else ref) if t)
     ui.plot(
         charts.ra_comparison(data, title=f"IOPS and latency by read mix: {title}"), "ra_comparison"
     )
-    st.metric(
-        "Peak IOPS (your testbed)",
-        f"{own_rows['iops'].max():,.0f}" if not own_rows.empty else "n/a",
-    )
+    st.metric("Peak IOPS (your testbed)", ui.fmt(own_results["iops"].max(), ",.0f"))
+    columns = ["origin", "working_set", "profile", "read_pct", "iops", "avg_latency_ms"]
     with st.expander("Data points"):
-        st.dataframe(data, hide_index=True)
-        ui.download_csv(data, "ra_comparison")
+        st.dataframe(data.select(columns), hide_index=True)
+        ui.download_csv(data.select(columns), "ra_comparison")

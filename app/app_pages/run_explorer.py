@@ -1,76 +1,89 @@
 """Run explorer: one workload result in depth, with sections for the detail marts that exist."""
 
-import json
+from collections import Counter
 
-import pandas as pd
+import polars as pl
 import streamlit as st
 
 from app.lib import charts, queries, ui
 
 db_path, filters = ui.context()
 
-# Marts whose rows are not details of one result; every other marts table with a `result_id`
-# column (per-VM spread, percentiles, histograms, time series, added later) gets a section.
+# Marts with a `result_id` that are not details of one result, or have their own section;
+# every other marts table with a `result_id` column (added later) gets a plain section.
 SUMMARY_MARTS = {
     "fct_workload_results",
     "per_node_iops",
-    "config_deltas",
-    "profile_latency_deltas",
-    "transport_cpu_efficiency",
+    "scaling_points",
+    "fct_result_labels",
+    *queries.RESULT_ROWS.values(),
+    *queries.RESULT_SERIES.values(),
 }
-TIME_COLUMNS = ("sampled_at", "interval_start_at", "started_at", "captured_at")
-ORDER_COLUMNS = ("percentile", "bucket_upper_ms", "latency_ms", "bin_upper_ms")
+# Workload columns shown beside the labels and provenance (charts.COLUMNS are measures).
+WORKLOAD_COLUMNS = ("nodes", "vm_count", "read_pct", "block_size_bytes", "outstanding_io")
+HOST_CPU_METRICS = ["cpu_util_pct"]
+# Section -> (heading, caption when the result has no rows in its mart).
+SECTIONS = {
+    "percentiles": (
+        "Latency percentiles",
+        "The tool reported no completion-latency percentiles for this result.",
+    ),
+    "histogram": (
+        "Latency histogram (fio json+)",
+        "No json+ latency buckets: the run used `--output-format=json`, not `json+`.",
+    ),
+    "intervals": (
+        "Over the run: intervals",
+        "No interval samples (fio log / Vdbench interval lines) for this result.",
+    ),
+    "host_cpu": (
+        "Over the run: host CPU",
+        "No esxtop or vSAN host samples in this result's run window.",
+    ),
+}
 
 results = queries.workload_results(db_path, filters)
-if results.empty:
+if results.is_empty():
     ui.no_data("workload results")
     st.stop()
 
 
-def describe(row: pd.Series) -> str:
-    started = str(row["started_at"])[:16] if pd.notna(row["started_at"]) else "?"
+def describe(row: dict) -> str:
+    started = str(row["started_at"])[:16] if row["started_at"] is not None else "?"
     return f"{row['testbed']} · {row['profile']} · {charts.workload_label(row)} · {started}"
 
 
-labels = {row["result_id"]: describe(row) for _, row in results.iterrows()}
+labels = {row["result_id"]: describe(row) for row in results.iter_rows(named=True)}
+# Streamlit tells options apart by their label: a repeated one gets the result's short id.
+repeated = {label for label, n in Counter(labels.values()).items() if n > 1}
+labels = {rid: f"{lb} · {rid[:8]}" if lb in repeated else lb for rid, lb in labels.items()}
 result_id = st.selectbox("Workload result", list(labels), format_func=labels.get)
 # The selected row is already in `results`: no second query (a connection costs ~40 ms).
-row = results.loc[results["result_id"] == result_id].iloc[0]
-ui.reconstructed_note(row.to_frame().T)
+selected = results.filter(pl.col("result_id") == result_id)
+row = selected.row(0, named=True)
+ui.reconstructed_note(selected)
 
 cols = st.columns(4)
-cols[0].metric("IOPS", f"{row['iops']:,.0f}" if pd.notna(row["iops"]) else "n/a")
-cols[1].metric(
-    "Throughput (MB/s)",
-    f"{row['throughput_mb_s']:,.1f}" if pd.notna(row["throughput_mb_s"]) else "n/a",
-)
-cols[2].metric(
-    "Average latency (ms)",
-    f"{row['avg_latency_ms']:.3f}" if pd.notna(row["avg_latency_ms"]) else "n/a",
-)
-cols[3].metric(
-    "Host CPU (%)", f"{row['cpu_util_pct']:.1f}" if pd.notna(row["cpu_util_pct"]) else "n/a"
-)
+cols[0].metric("IOPS", ui.fmt(row["iops"], ",.0f"))
+cols[1].metric("Throughput (MB/s)", ui.fmt(row["throughput_mb_s"], ",.1f"))
+cols[2].metric("Average latency (ms)", ui.fmt(row["avg_latency_ms"], ".3f"))
+cols[3].metric("Host CPU (%)", ui.fmt(row["cpu_util_pct"], ".1f"))
 ui.plot(charts.latency_figures(row, title="Latency figures"), "run_latency")
 
 left, right = st.columns(2)
 with left:
     st.markdown("**Labels, workload and provenance** (source tool, file count, `*_source`)")
-    label_cols = [
+    fields = [
         c
-        for c in row.index
-        if c not in charts.COLUMNS
-        or c in ("nodes", "vm_count", "read_pct", "block_size_bytes", "outstanding_io")
+        for c in results.columns
+        if (c not in charts.COLUMNS or c in WORKLOAD_COLUMNS) and c != "labels_json"
     ]
-    table = pd.DataFrame({"field": label_cols, "value": [str(row[c]) for c in label_cols]})
-    st.dataframe(table.loc[table["field"] != "labels_json"], hide_index=True)
+    st.dataframe(
+        pl.DataFrame({"field": fields, "value": [str(row[c]) for c in fields]}), hide_index=True
+    )
 with right:
     st.markdown("**Run labels (`run.yaml` and `--label`)**")
-    raw = row.get("labels_json")
-    try:
-        st.json(json.loads(raw) if isinstance(raw, str) else {})
-    except json.JSONDecodeError:
-        st.code(str(raw))
+    st.json(queries.result_labels(db_path, result_id))
 
 # --- Detail marts: each section appears once its table exists (added by dbt over time) ------
 tables = queries.marts_columns(db_path)
@@ -78,7 +91,7 @@ tables = queries.marts_columns(db_path)
 depth = queries.result_in_depth(db_path, result_id)
 
 
-def section(name: str, title: str) -> pd.DataFrame | None:
+def section(name: str, title: str) -> pl.DataFrame | None:
     """The heading and this result's rows; None when the section's mart does not exist yet."""
     if depth.get(name) is None:
         return None
@@ -86,97 +99,88 @@ def section(name: str, title: str) -> pd.DataFrame | None:
     return depth[name]
 
 
-spread = queries.per_node_iops(db_path, ())
-spread = spread[spread["result_id"] == result_id] if not spread.empty else spread
+def rows_of(name: str) -> pl.DataFrame | None:
+    """A section's heading and rows; a caption instead when the result has none."""
+    title, when_empty = SECTIONS[name]
+    rows = section(name, title)
+    if rows is not None and rows.is_empty():
+        st.caption(when_empty)
+        return None
+    return rows
+
+
+spread = depth.get("per_node")
 outputs = section("outputs", "Per-VM and per-host spread")
-if not spread.empty:
+if spread is not None and not spread.is_empty():
     if outputs is None:
         st.subheader("Per-host spread")
-    s = spread.iloc[0]
+    s = spread.row(0, named=True)
     cols = st.columns(4)
-    cols[0].metric("IOPS per node", ui.fmt(s.get("iops_per_node"), ",.0f"))
-    cols[1].metric("Busiest host IOPS", ui.fmt(s.get("host_iops_max"), ",.0f"))
-    cols[2].metric("Quietest host IOPS", ui.fmt(s.get("host_iops_min"), ",.0f"))
+    cols[0].metric("IOPS per node", ui.fmt(s["iops_per_node"], ",.0f"))
+    cols[1].metric("Busiest host IOPS", ui.fmt(s["host_iops_max"], ",.0f"))
+    cols[2].metric("Quietest host IOPS", ui.fmt(s["host_iops_min"], ",.0f"))
     cols[3].metric(
         "Host imbalance",
-        ui.fmt(s.get("host_imbalance_pct"), ".1f", "%"),
+        ui.fmt(s["host_imbalance_pct"], ".1f", "%"),
         help="100 × (busiest host − mean host) / mean host; "
-        + f"source: {s.get('host_iops_source', 'n/a')}",
+        + f"source: {s['host_iops_source'] or 'n/a'}",
     )
 if outputs is not None:
-    if outputs.empty:
+    if outputs.is_empty():
         st.caption("No per-VM or per-job outputs for this result.")
     else:
-        who = next(
-            (c for c in ("output_label", "vm_name", "vm", "host_name", "host") if c in outputs),
-            "result_id",
-        )
         ui.plot(
-            charts.spread_strip(outputs, label=who, title=f"Spread across {len(outputs)} outputs"),
+            charts.spread_strip(outputs, title=f"Spread across {outputs.height} outputs"),
             "run_spread",
             key="run_spread",
         )
-        with st.expander(f"{len(outputs)} outputs"):
+        with st.expander(f"{outputs.height} outputs"):
             st.dataframe(outputs, hide_index=True)
 
-percentiles = section("percentiles", "Latency percentiles")
+percentiles = rows_of("percentiles")
 if percentiles is not None:
-    if percentiles.empty:
-        st.caption("The tool reported no completion-latency percentiles for this result.")
-    else:
-        ui.plot(charts.percentile_curve(percentiles), "run_percentiles", key="run_percentiles")
-        with st.expander("Percentiles"):
-            st.dataframe(percentiles, hide_index=True)
+    ui.plot(charts.percentile_curve(percentiles), "run_percentiles", key="run_percentiles")
+    with st.expander("Percentiles"):
+        st.dataframe(percentiles, hide_index=True)
 
-histogram = section("histogram", "Latency histogram (fio json+)")
+histogram = rows_of("histogram")
 if histogram is not None:
-    if histogram.empty:
-        st.caption("No json+ latency buckets: the run used `--output-format=json`, not `json+`.")
-    else:
-        ui.plot(charts.latency_histogram(histogram), "run_histogram", key="run_histogram")
+    ui.plot(charts.latency_histogram(histogram), "run_histogram", key="run_histogram")
 
-intervals = section("intervals", "Over the run: intervals")
+intervals = rows_of("intervals")
 if intervals is not None:
-    if intervals.empty:
-        st.caption("No interval samples (fio log / Vdbench interval lines) for this result.")
-    else:
-        time_col, by = queries.series_layout(list(intervals.columns))
-        ui.plot(
-            charts.time_lines(
-                intervals,
-                x=time_col,
-                metrics=["iops", "throughput_mb_s", "avg_latency_ms"],
-                by=by,
-                title="IOPS, throughput and latency per interval",
-            ),
-            "run_intervals",
-            key="run_intervals",
-        )
+    mart = queries.SERIES_MARTS[queries.RESULT_SERIES["intervals"]]
+    ui.plot(
+        charts.time_lines(
+            intervals,
+            x=mart.x,
+            metrics=["iops", "throughput_mb_s", "avg_latency_ms"],
+            by=list(mart.by),
+            title="IOPS, throughput and latency per interval",
+        ),
+        "run_intervals",
+        key="run_intervals",
+    )
 
-cpu = section("host_cpu", "Over the run: host CPU")
+cpu = rows_of("host_cpu")
 if cpu is not None:
-    if cpu.empty:
-        st.caption("No esxtop or vSAN host samples in this result's run window.")
-    else:
-        time_col, by = queries.series_layout(list(cpu.columns))
-        metrics = [c for c in cpu.columns if c.endswith("_pct")] or ["cpu_util_pct"]
-        ui.plot(
-            charts.time_lines(cpu, x=time_col, metrics=metrics[:3], by=by, title="Host CPU"),
-            "run_host_cpu",
-            key="run_host_cpu",
+    mart = queries.SERIES_MARTS[queries.RESULT_SERIES["host_cpu"]]
+    ui.plot(
+        charts.time_lines(
+            cpu, x=mart.x, metrics=HOST_CPU_METRICS, by=list(mart.by), title="Host CPU"
+        ),
+        "run_host_cpu",
+        key="run_host_cpu",
+    )
+    if cpu["samples_in_point"].max() > 1:
+        st.caption(
+            f"Averaged to at most {queries.MAX_POINTS:,} points per host "
+            f"({cpu['samples_in_point'].sum():,} samples in the window)."
         )
-        if "samples_in_point" in cpu and cpu["samples_in_point"].max() > 1:
-            st.caption(
-                f"Averaged to at most {queries.MAX_POINTS:,} points per host "
-                f"({int(cpu['samples_in_point'].sum()):,} samples in the window)."
-            )
 
-# Any other per-result mart added later still gets a plain section.
-KNOWN = {*queries.RESULT_ROWS.values(), *queries.RESULT_SERIES.values()}
-details = sorted(
-    t for t, c in tables.items() if "result_id" in c and t not in SUMMARY_MARTS | KNOWN
-)
-if not details and not KNOWN & set(tables):
+# Any other per-result mart added later still gets a plain section with its rows.
+details = sorted(t for t, c in tables.items() if "result_id" in c and t not in SUMMARY_MARTS)
+if all(part is None for part in depth.values()):
     st.caption(
         "Per-VM spread, latency percentiles, histograms and time series appear here once "
         "their marts exist."
@@ -184,10 +188,7 @@ if not details and not KNOWN & set(tables):
 for table in details:
     st.subheader(table.replace("_", " ").capitalize())
     detail = queries.result_detail(db_path, table, result_id)
-    if detail.empty:
+    if detail.is_empty():
         st.caption("No rows for this result.")
-        continue
-    x = next((c for c in (*TIME_COLUMNS, *ORDER_COLUMNS) if c in detail), None)
-    if x is not None:
-        ui.plot(charts.detail_lines(detail, x=x, title=table), table, key=f"detail_{table}")
-    st.dataframe(detail.head(5000), hide_index=True)
+    else:
+        st.dataframe(detail.head(5000), hide_index=True)

@@ -1,44 +1,43 @@
 """TCP vs RDMA: IOPS, MB/s, latency and CPU side by side, and IOPS per CPU percent."""
 
+import polars as pl
 import streamlit as st
 
 from app.lib import charts, queries, ui
 
 db_path, filters = ui.context()
 
-results = queries.workload_results(db_path, filters)
-paired = (
-    results.dropna(subset=["transport"]).groupby("testbed")["transport"].nunique()
-    if not results.empty
-    else None
-)
-testbeds = sorted(paired[paired > 1].index) if paired is not None else []
-
 st.subheader("Side by side")
+side = queries.transport_comparison(db_path, filters)
+# A chosen transport filter can leave a testbed with one transport: nothing to compare.
+paired = side.filter(pl.col("transport").n_unique().over("testbed") > 1) if len(side) else side
+testbeds = sorted(paired["testbed"].unique()) if len(paired) else []
 if not testbeds:
     ui.no_data("testbed with both TCP and RDMA results")
 else:
     testbed = st.selectbox("Testbed", testbeds)
-    part = results[results["testbed"] == testbed].copy()
+    part = paired.filter(pl.col("testbed") == testbed)
     ui.reconstructed_note(part)
-    part["workload"] = [charts.workload_label(row) for _, row in part.iterrows()]
-    agg = part.groupby(["workload", "transport"])[charts.TRANSPORT_METRICS].mean().reset_index()
-    ui.plot(charts.transport_side_by_side(agg, title=f"TCP vs RDMA on {testbed}"), "transport")
+    labelled = part.with_columns(workload=pl.Series(charts.workload_labels(part), dtype=pl.String))
+    part = labelled.sort("workload", "transport")
+    ui.plot(charts.transport_side_by_side(part, title=f"TCP vs RDMA on {testbed}"), "transport")
 
 st.subheader("CPU efficiency")
-eff = queries.transport_cpu_efficiency(db_path, filters.testbed)
-if eff.empty:
+eff = queries.transport_cpu_efficiency(db_path, filters)
+if eff.is_empty():
     ui.no_data("TCP/RDMA efficiency pairs")
 else:
-    eff = eff.copy()
     # The side-by-side section already named its testbed's origin.
-    ui.reconstructed_note(eff[eff["testbed"] != testbed] if testbeds else eff)
-    eff["workload"] = [
-        f"{row['testbed']} · {charts.workload_label(row)}" for _, row in eff.iterrows()
-    ]
+    ui.reconstructed_note(eff.filter(pl.col("testbed") != testbed) if testbeds else eff)
+    eff = eff.with_columns(
+        workload=pl.Series(
+            [f"{r['testbed']} · {charts.workload_label(r)}" for r in eff.iter_rows(named=True)],
+            dtype=pl.String,
+        )
+    )
+    # Without CPU figures the gain is NULL everywhere: show the first pair's n/a.
     gains = eff["rdma_efficiency_gain_pct"]
-    # without CPU figures the gain is NULL everywhere: show the first pair's n/a
-    best = eff.loc[gains.idxmax()] if gains.notna().any() else eff.iloc[0]
+    best = eff.row(gains.arg_max() if gains.null_count() < eff.height else 0, named=True)
     cols = st.columns(3)
     cols[0].metric(
         "Best RDMA efficiency gain", ui.fmt(best["rdma_efficiency_gain_pct"], "+.1f", "%")

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import pandas as pd
+import polars as pl
 
-from app.lib import db
+from warehouse import WarehouseUnavailable, connect
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MAX_ROWS = 10_000
@@ -97,7 +97,7 @@ class QueryRejected(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ConsoleResult:
-    frame: pd.DataFrame
+    frame: pl.DataFrame
     truncated: bool  # more than max_rows rows matched; only the first max_rows are in `frame`
     elapsed_s: float
 
@@ -177,7 +177,7 @@ def locked_connection(path: str | Path) -> duckdb.DuckDBPyConnection:
     configuration locked only after the ATTACH, which needs file access.
     """
     # Reuse the main connect's checks (missing file, a writer's lock) and messages.
-    db.connect_read_only(path).close()
+    connect(path, read_only=True).close()
     con = duckdb.connect(":memory:", config=ATTACH_CONFIG)
     try:
         # ATTACH takes no bound parameters; the path is our own setting, quoted as a literal.
@@ -187,7 +187,7 @@ def locked_connection(path: str | Path) -> duckdb.DuckDBPyConnection:
         con.execute("set lock_configuration = true")
     except duckdb.Error as exc:
         con.close()
-        raise db.WarehouseUnavailable(f"Cannot open {path}: {exc}") from exc
+        raise WarehouseUnavailable(f"Cannot open {path}: {exc}") from exc
     return con
 
 
@@ -201,7 +201,7 @@ def run_query(
     """Validate and run `sql` on a locked-down read-only connection.
 
     Raises QueryRejected (refused before or while running, including the time limit) or
-    db.WarehouseUnavailable.
+    WarehouseUnavailable.
     """
     statement = validate(sql)
     con = locked_connection(path)
@@ -210,7 +210,7 @@ def run_query(
     def work() -> None:
         try:
             # A relation is lazy: LIMIT wraps the query, so a huge result is never built.
-            frame = con.sql(statement).limit(max_rows + 1).df()
+            frame = con.sql(statement).limit(max_rows + 1).pl()
             outcome["frame"] = frame.head(max_rows)
             outcome["truncated"] = len(frame) > max_rows
         except Exception as exc:  # handed to the caller's thread below
@@ -242,5 +242,5 @@ def run_query(
     )
 
 
-def to_csv(frame: pd.DataFrame) -> bytes:
-    return frame.to_csv(index=False).encode("utf-8")
+def to_csv(frame: pl.DataFrame) -> bytes:
+    return frame.write_csv().encode("utf-8")

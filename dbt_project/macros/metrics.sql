@@ -17,3 +17,25 @@
         when {{ ftm }} = 'RAID-6' then 1.5
     end
 {%- endmacro %}
+
+{% macro weighted_mean(value, weight, where=none) -%}
+    {#- Mean of `value` weighted by `weight` (I/O count or rate) over the
+        rows `where` selects; rows without a value carry no weight. Means
+        of means are never plain averages (CONTRACT.md section 3). -#}
+    {%- set filter = (where ~ ' and ') if where else '' -%}
+    sum({{ value }} * {{ weight }})
+    {%- if where %} filter (where {{ where }}){% endif %}
+    / nullif(
+        sum({{ weight }}) filter (where {{ filter }}{{ value }} is not null),
+        0
+    )
+{%- endmacro %}
+
+{% macro agreed_value(column_name) -%}
+    {#- The one value the rows of a group share; NULL when they disagree (a
+        result mixing workloads has no single block size). -#}
+    case
+        when min({{ column_name }}) = max({{ column_name }})
+            then min({{ column_name }})
+    end
+{%- endmacro %}

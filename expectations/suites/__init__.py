@@ -1,4 +1,4 @@
-"""Code-defined great-expectations suites, one module per validated model (STYLE.md 18).
+"""Code-defined great-expectations suites, one module per validated model.
 
 Every module here validates one DataFrame read from the warehouse and exposes:
 
@@ -9,8 +9,13 @@ Every module here validates one DataFrame read from the warehouse and exposes:
     QUERY        the DuckDB SQL whose result is validated; derived columns the expectations need
                  (cross-row gaps, recomputed throughput, pivoted percentiles) are computed here,
                  each documented where it is defined. `row_ref` names the row in the report.
-    constraints() -> gx.ExpectationSuite   failures fail the run
-    alerts()      -> gx.ExpectationSuite   failures are reported only
+    constraints() -> list[Expectation]   failures fail the run
+    alerts()      -> list[Expectation]   failures are reported only
+
+A module only declares its checks (built with `_common`, imported as `expect`; every check
+carries a note saying why); `suites_of` names them and sets their severity, in one place.
+The functions build fresh objects on every call: GX binds an expectation to the one suite it
+is added to.
 
 Division of labour: dbt tests own keys, relationships and accepted values; these suites own
 plausibility (ranges, orderings, unit consistency, time windows, gaps, spreads).
@@ -20,7 +25,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import great_expectations as gx
+
 from expectations.suites import (
+    _common,
     config_deltas,
     dedupe_ratios,
     esxtop_captures,
@@ -70,3 +78,11 @@ SUITE_MODULES: tuple[ModuleType, ...] = (
     vsan_observer_samples,
     vsan_perfsvc_samples,
 )
+
+
+def suites_of(module: ModuleType) -> tuple[gx.ExpectationSuite, gx.ExpectationSuite]:
+    """The module's `<MODEL>.constraints` and `<MODEL>.alerts` suites, freshly built."""
+    return (
+        _common.constraint_suite(module.MODEL, module.constraints()),
+        _common.alert_suite(module.MODEL, module.alerts()),
+    )

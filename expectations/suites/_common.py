@@ -1,4 +1,11 @@
-"""Small builders shared by the suite modules: every expectation gets its note and severity."""
+"""Builders shared by the suite modules: every expectation gets its note and severity.
+
+Suite modules import this module as `expect` and read like the checks they declare:
+`expect.between("read_pct", 0, 100, note)`, `expect.ordered("started_at", "ended_at", note)`.
+A builder exists for each check that more than one module makes in the same way (percent
+columns, percent changes, interval gaps, the throughput cross-check, finished runs, per-series
+minima), so the bound, the tolerance and the shared wording live here once.
+"""
 
 from __future__ import annotations
 
@@ -15,19 +22,23 @@ THROUGHPUT_TOLERANCE_PCT = 5.0
 IOPS_SPREAD_ALERT_PCT = 25.0
 GAP_FACTOR = 2.0
 
+PERCENT_CHANGE_NOTE = (
+    "A percent change of a non-negative quantity cannot fall below -100%; lower means the "
+    "delta was computed with the operands swapped or against a negative value."
+)
+
 
 def _meta(notes: str) -> dict[str, Any]:
     return {"meta": {"notes": notes}}
+
+
+# --- single checks -------------------------------------------------------------------------
 
 
 def between(column: str, low: float | None, high: float | None, notes: str) -> gxe.Expectation:
     return gxe.ExpectColumnValuesToBeBetween(
         column=column, min_value=low, max_value=high, **_meta(notes)
     )
-
-
-def non_negative(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
-    return [between(column, 0, None, notes) for column in columns]
 
 
 def ordered(low: str, high: str, notes: str) -> gxe.Expectation:
@@ -39,11 +50,6 @@ def ordered(low: str, high: str, notes: str) -> gxe.Expectation:
         ignore_row_if="either_value_is_missing",
         **_meta(notes),
     )
-
-
-def chain(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
-    """`columns[0] <= columns[1] <= ...`, as adjacent pairs."""
-    return [ordered(low, high, notes) for low, high in pairwise(columns)]
 
 
 def unique(columns: Sequence[str], notes: str) -> gxe.Expectation:
@@ -58,7 +64,58 @@ def no_rows(notes: str) -> gxe.Expectation:
     return gxe.ExpectTableRowCountToEqual(value=0, **_meta(notes))
 
 
-def _suite(name: str, expectations: Sequence[gxe.Expectation], severity: FailureSeverity):
+def gap_alert(notes: str) -> gxe.Expectation:
+    """`gap_factor` (a step / the usual step, computed by the QUERY) stays within GAP_FACTOR."""
+    return between("gap_factor", 0, GAP_FACTOR, notes)
+
+
+def throughput_check(column: str, notes: str) -> gxe.Expectation:
+    """A recomputed-vs-reported throughput gap (percent) stays within the tolerance."""
+    return between(column, 0, THROUGHPUT_TOLERANCE_PCT, notes)
+
+
+def finished(notes: str) -> gxe.Expectation:
+    """The row's `state` is `ok`: the tool printed its final totals."""
+    return in_set("state", ["ok"], notes)
+
+
+# --- one check over several columns --------------------------------------------------------
+
+
+def non_negative(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
+    return [between(column, 0, None, notes) for column in columns]
+
+
+def percentages(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
+    """Each column lies in 0..100."""
+    return [between(column, 0, 100, notes) for column in columns]
+
+
+def percent_changes(columns: Sequence[str]) -> list[gxe.Expectation]:
+    """Each percent change `100 * (new - old) / old` is at least -100."""
+    return [between(column, -100, None, PERCENT_CHANGE_NOTE) for column in columns]
+
+
+def chain(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
+    """`columns[0] <= columns[1] <= ...`, as adjacent pairs."""
+    return [ordered(low, high, notes) for low, high in pairwise(columns)]
+
+
+def series_values(rate_notes: str, pct_notes: str) -> list[gxe.Expectation]:
+    """A per-series reduction (`min_rate_value`, `min_pct_value`, `max_pct_value`): rates and
+    latencies are non-negative, percentages lie in 0..100."""
+    return [
+        between("min_rate_value", 0, None, rate_notes),
+        *percentages(["min_pct_value", "max_pct_value"], pct_notes),
+    ]
+
+
+# --- suites ----------------------------------------------------------------------------------
+
+
+def _suite(
+    name: str, expectations: Sequence[gxe.Expectation], severity: FailureSeverity
+) -> gx.ExpectationSuite:
     for expectation in expectations:
         if not (expectation.meta or {}).get("notes"):
             raise ValueError(f"{name}: {expectation.expectation_type} has no notes")
@@ -67,8 +124,10 @@ def _suite(name: str, expectations: Sequence[gxe.Expectation], severity: Failure
 
 
 def constraint_suite(model: str, expectations: Sequence[gxe.Expectation]) -> gx.ExpectationSuite:
+    """`<model>.constraints`: a failure fails the run."""
     return _suite(f"{model}.constraints", expectations, FailureSeverity.CRITICAL)
 
 
 def alert_suite(model: str, expectations: Sequence[gxe.Expectation]) -> gx.ExpectationSuite:
+    """`<model>.alerts`: a failure is reported only."""
     return _suite(f"{model}.alerts", expectations, FailureSeverity.WARNING)

@@ -11,15 +11,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    alert_suite,
-    between,
-    constraint_suite,
-    in_set,
-    non_negative,
-)
+from expectations.suites import _common as expect
 
 MODEL = "dedupe_ratios"
 TABLE = "marts.dedupe_ratios"
@@ -41,49 +35,43 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["logical_used_bytes", "physical_used_bytes"],
-                "Used capacity is a byte count; negative means an overflow or a unit error.",
-            ),
-            between(
-                "dedupe_compression_ratio",
-                0,
-                None,
-                "A space-efficiency ratio is a positive multiplier; zero or negative breaks "
-                "the usable-to-raw derivation.",
-            ),
-            in_set(
-                "capacity_multiplier_2dp",
-                [2, 3, 1.33, 1.5],
-                "CONTRACT: the storage-policy multiplier is 2 (RAID-1 FTT=1), 3 (FTT=2), 1.33 "
-                "(RAID-5 3+1) or 1.5 (ESA 2+1, RAID-6 4+2); anything else is a policy mapping bug.",
-            ),
-            between(
-                "usable_ratio_mismatch_pct",
-                0,
-                1,
-                "usable_to_raw_ratio must equal dedupe_compression_ratio / capacity_multiplier "
-                "(CONTRACT section 3).",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["logical_used_bytes", "physical_used_bytes"],
+            "Used capacity is a byte count; negative means an overflow or a unit error.",
+        ),
+        expect.between(
+            "dedupe_compression_ratio",
+            0,
+            None,
+            "A space-efficiency ratio is a positive multiplier; zero or negative breaks "
+            "the usable-to-raw derivation.",
+        ),
+        expect.in_set(
+            "capacity_multiplier_2dp",
+            [2, 3, 1.33, 1.5],
+            "CONTRACT: the storage-policy multiplier is 2 (RAID-1 FTT=1), 3 (FTT=2), 1.33 "
+            "(RAID-5 3+1) or 1.5 (ESA 2+1, RAID-6 4+2); anything else is a policy mapping bug.",
+        ),
+        expect.between(
+            "usable_ratio_mismatch_pct",
+            0,
+            1,
+            "usable_to_raw_ratio must equal dedupe_compression_ratio / capacity_multiplier "
+            "(CONTRACT section 3).",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "ratio_vs_bytes_pct",
-                0,
-                1,
-                "The ratio shown should match logical / physical used bytes within 1%: a "
-                "larger gap means a hand-entered ratio disagrees with its own numbers or the "
-                "ratio is ESA's overhead-free one.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "ratio_vs_bytes_pct",
+            0,
+            1,
+            "The ratio shown should match logical / physical used bytes within 1%: a "
+            "larger gap means a hand-entered ratio disagrees with its own numbers or the "
+            "ratio is ESA's overhead-free one.",
+        ),
+    ]

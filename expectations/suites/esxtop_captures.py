@@ -5,15 +5,9 @@ Derived columns (QUERY): none.
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    alert_suite,
-    between,
-    constraint_suite,
-    in_set,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "esxtop_captures"
 TABLE = "raw.esxtop_captures"
@@ -27,63 +21,56 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            between(
-                "sample_count",
-                1,
-                None,
-                "A capture without samples cannot be attached to any run window.",
-            ),
-            between(
-                "interval_s",
-                0,
-                None,
-                "The mean sample interval is positive for a time-ordered capture; negative "
-                "means the stamps run backwards (wrong day roll-over or time zone).",
-            ),
-            between(
-                "utc_offset_min",
-                -840,
-                840,
-                "PDH bias is a UTC offset in minutes (-14 h..+14 h); beyond that the header "
-                "was mis-read and every sample time is shifted.",
-            ),
-            ordered(
-                "first_sampled_at",
-                "last_sampled_at",
-                "The first sample cannot be later than the last; the run-window join depends "
-                "on it.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        expect.between(
+            "sample_count",
+            1,
+            None,
+            "A capture without samples cannot be attached to any run window.",
+        ),
+        expect.between(
+            "interval_s",
+            0,
+            None,
+            "The mean sample interval is positive for a time-ordered capture; negative "
+            "means the stamps run backwards (wrong day roll-over or time zone).",
+        ),
+        expect.between(
+            "utc_offset_min",
+            -840,
+            840,
+            "PDH bias is a UTC offset in minutes (-14 h..+14 h); beyond that the header "
+            "was mis-read and every sample time is shifted.",
+        ),
+        expect.ordered(
+            "first_sampled_at",
+            "last_sampled_at",
+            "The first sample cannot be later than the last; the run-window join depends on it.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "malformed_cells",
-                0,
-                0,
-                "Non-numeric cells become NULL; a few are normal for esxtop, many mean a "
-                "locale or separator problem worth a look.",
-            ),
-            between(
-                "dropped_rows",
-                0,
-                0,
-                "A dropped (truncated) last row means esxtop was killed mid-write: the capture "
-                "may end before the run does.",
-            ),
-            in_set(
-                "has_dates",
-                [True],
-                "Time-only stamps are placed on 1970-01-01: the capture attaches to a run only "
-                "by labels, never by its time window.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "malformed_cells",
+            0,
+            0,
+            "Non-numeric cells become NULL; a few are normal for esxtop, many mean a "
+            "locale or separator problem worth a look.",
+        ),
+        expect.between(
+            "dropped_rows",
+            0,
+            0,
+            "A dropped (truncated) last row means esxtop was killed mid-write: the capture "
+            "may end before the run does.",
+        ),
+        expect.in_set(
+            "has_dates",
+            [True],
+            "Time-only stamps are placed on 1970-01-01: the capture attaches to a run only "
+            "by labels, never by its time window.",
+        ),
+    ]

@@ -10,9 +10,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import alert_suite, between, constraint_suite
+from expectations.suites import _common as expect
 
 MODEL = "esxtop_cpu"
 TABLE = "raw.esxtop_samples"
@@ -35,13 +35,10 @@ _CPU_NOTE = (
 )
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [between("min_pct", 0, 100, _CPU_NOTE), between("max_pct", 0, 100, _CPU_NOTE)],
-    )
+def constraints() -> list[Expectation]:
+    return expect.percentages(["min_pct", "max_pct"], _CPU_NOTE)
 
 
-def alerts() -> gx.ExpectationSuite:
+def alerts() -> list[Expectation]:
     # Idle PCPUs legitimately stay near 0% on large hosts: nothing to alert on here.
-    return alert_suite(MODEL, [])
+    return []

@@ -11,14 +11,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    GAP_FACTOR,
-    alert_suite,
-    between,
-    constraint_suite,
-)
+from expectations.suites import _common as expect
 
 MODEL = "esxtop_sample_times"
 TABLE = "raw.esxtop_sample_times"
@@ -39,45 +34,40 @@ select
         epoch(s.sampled_at) - epoch(c.last_sampled_at),
         0
     ) as outside_capture_s,
-    s.step_s - ({GAP_FACTOR} * c.interval_s + coalesce(c.timestamp_resolution_s, 1))
+    s.step_s - ({expect.GAP_FACTOR} * c.interval_s + coalesce(c.timestamp_resolution_s, 1))
         as excess_gap_s
 from stepped as s
 left join raw.esxtop_captures as c using (_source_file_id)
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            between(
-                "step_s",
-                0,
-                None,
-                "Samples are written in time order; a step back means a mis-parsed stamp or a "
-                "missed midnight roll-over, and interval maths goes negative.",
-            ),
-            between(
-                "outside_capture_s",
-                0,
-                0,
-                "Every sample must lie inside its capture's first..last window (the window used "
-                "to attach the capture to a run).",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        expect.between(
+            "step_s",
+            0,
+            None,
+            "Samples are written in time order; a step back means a mis-parsed stamp or a "
+            "missed midnight roll-over, and interval maths goes negative.",
+        ),
+        expect.between(
+            "outside_capture_s",
+            0,
+            0,
+            "Every sample must lie inside its capture's first..last window (the window used "
+            "to attach the capture to a run).",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "excess_gap_s",
-                None,
-                0,
-                f"A step longer than {GAP_FACTOR}x the capture interval (plus stamp resolution) "
-                "is a gap: esxtop or the host stalled, and averages over the run miss it.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "excess_gap_s",
+            None,
+            0,
+            f"A step longer than {expect.GAP_FACTOR}x the capture interval (plus stamp "
+            "resolution) is a gap: esxtop or the host stalled, and averages over the run miss "
+            "it.",
+        ),
+    ]

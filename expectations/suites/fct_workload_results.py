@@ -12,18 +12,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    THROUGHPUT_TOLERANCE_PCT,
-    alert_suite,
-    between,
-    chain,
-    constraint_suite,
-    non_negative,
-    ordered,
-    unique,
-)
+from expectations.suites import _common as expect
 
 MODEL = "fct_workload_results"
 TABLE = "marts.fct_workload_results"
@@ -52,119 +43,132 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["iops", "read_iops", "write_iops", "throughput_mb_s"],
-                "IOPS and throughput are counts over time: a negative value is a parse or "
-                "aggregation bug (counter wrap, wrong sign in a delta).",
-            ),
-            *non_negative(
-                ["avg_latency_ms", "read_latency_ms", "write_latency_ms"],
-                "A latency is a duration; below zero means a unit or subtraction error.",
-            ),
-            *non_negative(
-                ["p95_latency_ms", "p99_latency_ms"],
-                "Percentile latencies are durations; below zero means a unit or parse error.",
-            ),
-            *chain(
-                ["p95_latency_ms", "p99_latency_ms"],
-                "Percentiles are ordered by definition: p95 above p99 means the columns were "
-                "swapped or percentiles of different results were mixed.",
-            ),
-            between(
-                "read_pct",
-                0,
-                100,
-                "The read share of a workload is a percentage; outside 0..100 the mix was "
-                "mis-parsed (e.g. rwmixwrite read as rwmixread).",
-            ),
-            between(
-                "cpu_util_pct",
-                0,
-                100,
-                "CONTRACT: CPU is percent of the host's capacity; above 100 is a per-core or "
-                "per-thread figure that was not normalised.",
-            ),
-            between(
-                "block_size_bytes",
-                1,
-                None,
-                "A workload moves whole blocks; a zero or negative block size breaks every "
-                "throughput derivation.",
-            ),
-            between(
-                "throughput_mismatch_pct",
-                0,
-                THROUGHPUT_TOLERANCE_PCT,
-                f"IOPS x block size must match throughput within {THROUGHPUT_TOLERANCE_PCT}% "
-                "(or 1.05 MB/s of MiB rounding): a larger gap is a KiB/MiB/MB mix-up or IOPS "
-                "and bytes from different runs.",
-            ),
-            between(
-                "iops_split_mismatch_pct",
-                0,
-                1,
-                "Read and write IOPS must add up to total IOPS; otherwise a direction was "
-                "dropped or counted twice.",
-            ),
-            ordered(
+def _measures() -> list[Expectation]:
+    """Rates and latencies: non-negative, percentiles in order."""
+    return [
+        *expect.non_negative(
+            ["iops", "read_iops", "write_iops", "throughput_mb_s"],
+            "IOPS and throughput are counts over time: a negative value is a parse or "
+            "aggregation bug (counter wrap, wrong sign in a delta).",
+        ),
+        *expect.non_negative(
+            ["avg_latency_ms", "read_latency_ms", "write_latency_ms"],
+            "A latency is a duration; below zero means a unit or subtraction error.",
+        ),
+        *expect.non_negative(
+            ["p95_latency_ms", "p99_latency_ms"],
+            "Percentile latencies are durations; below zero means a unit or parse error.",
+        ),
+        *expect.chain(
+            ["p95_latency_ms", "p99_latency_ms"],
+            "Percentiles are ordered by definition: p95 above p99 means the columns were "
+            "swapped or percentiles of different results were mixed.",
+        ),
+    ]
+
+
+def _workload_and_units() -> list[Expectation]:
+    """The workload's shape, and units that must agree with each other."""
+    return [
+        expect.between(
+            "read_pct",
+            0,
+            100,
+            "The read share of a workload is a percentage; outside 0..100 the mix was "
+            "mis-parsed (e.g. rwmixwrite read as rwmixread).",
+        ),
+        expect.between(
+            "cpu_util_pct",
+            0,
+            100,
+            "CONTRACT: CPU is percent of the host's capacity; above 100 is a per-core or "
+            "per-thread figure that was not normalised.",
+        ),
+        expect.between(
+            "block_size_bytes",
+            1,
+            None,
+            "A workload moves whole blocks; a zero or negative block size breaks every "
+            "throughput derivation.",
+        ),
+        expect.throughput_check(
+            "throughput_mismatch_pct",
+            "IOPS x block size must match throughput within "
+            f"{expect.THROUGHPUT_TOLERANCE_PCT}% (or 1.05 MB/s of MiB rounding): a larger gap "
+            "is a KiB/MiB/MB mix-up or IOPS and bytes from different runs.",
+        ),
+        expect.between(
+            "iops_split_mismatch_pct",
+            0,
+            1,
+            "Read and write IOPS must add up to total IOPS; otherwise a direction was "
+            "dropped or counted twice.",
+        ),
+    ]
+
+
+def _time_window() -> list[Expectation]:
+    """A plausible run window: in order, after 2010, not in the future."""
+    return [
+        expect.ordered(
+            "started_at",
+            "ended_at",
+            "A result cannot end before it starts; a reversed window means a time zone or "
+            "epoch-unit error and breaks the esxtop/Observer time join.",
+        ),
+        expect.between(
+            "started_year",
+            2010,
+            None,
+            "vSAN benchmarks post-date 2010; an earlier start is an epoch or time-only "
+            "stamp (esxtop places those on 1970-01-01) leaking into a result.",
+        ),
+        expect.between(
+            "ended_after_now_h",
+            None,
+            24,
+            "A result cannot end in the future; this catches ms-as-s epochs and local time "
+            "stored as UTC with the wrong sign.",
+        ),
+    ]
+
+
+def constraints() -> list[Expectation]:
+    return [
+        *_measures(),
+        *_workload_and_units(),
+        *_time_window(),
+        expect.unique(
+            [
+                "testbed",
+                "source_tool",
                 "started_at",
                 "ended_at",
-                "A result cannot end before it starts; a reversed window means a time zone or "
-                "epoch-unit error and breaks the esxtop/Observer time join.",
-            ),
-            between(
-                "started_year",
-                2010,
-                None,
-                "vSAN benchmarks post-date 2010; an earlier start is an epoch or time-only "
-                "stamp (esxtop places those on 1970-01-01) leaking into a result.",
-            ),
-            between(
-                "ended_after_now_h",
-                None,
-                24,
-                "A result cannot end in the future; this catches ms-as-s epochs and local time "
-                "stored as UTC with the wrong sign.",
-            ),
-            unique(
-                [
-                    "testbed",
-                    "source_tool",
-                    "started_at",
-                    "ended_at",
-                    "read_pct",
-                    "block_size_bytes",
-                    "iops",
-                    "throughput_mb_s",
-                    "avg_latency_ms",
-                ],
-                "The same measurement under two result ids (one file loaded twice under "
-                "different paths or labels) would be counted twice in every average.",
-            ),
-        ],
-    )
-
-
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
+                "read_pct",
+                "block_size_bytes",
                 "iops",
-                1e-9,
-                None,
-                "A result with zero IOPS is a stalled or never-started workload; it is real "
-                "data but should not be charted as a measurement.",
-            ),
-            ordered(
+                "throughput_mb_s",
                 "avg_latency_ms",
-                "p99_latency_ms",
-                "A p99 below the mean is possible only with extreme outliers; usually it means "
-                "the mean and the percentile come from different I/O populations.",
-            ),
-        ],
-    )
+            ],
+            "The same measurement under two result ids (one file loaded twice under "
+            "different paths or labels) would be counted twice in every average.",
+        ),
+    ]
+
+
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "iops",
+            1e-9,
+            None,
+            "A result with zero IOPS is a stalled or never-started workload; it is real "
+            "data but should not be charted as a measurement.",
+        ),
+        expect.ordered(
+            "avg_latency_ms",
+            "p99_latency_ms",
+            "A p99 below the mean is possible only with extreme outliers; usually it means "
+            "the mean and the percentile come from different I/O populations.",
+        ),
+    ]

@@ -9,15 +9,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    GAP_FACTOR,
-    alert_suite,
-    between,
-    constraint_suite,
-    non_negative,
-)
+from expectations.suites import _common as expect
 
 MODEL = "fio_intervals"
 TABLE = "raw.fio_intervals"
@@ -35,43 +29,34 @@ left join raw.fio_jobs as j using (_source_file_id, run_index, job_index)
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["ios", "io_bytes", "iops", "bw_bytes_per_s", "lat_mean_ns", "elapsed_end_ms"],
-                "Differences of cumulative fio counters cannot be negative unless dumps were "
-                "taken out of order or from two runs.",
-            ),
-            between(
-                "interval_ms",
-                1,
-                None,
-                "Each interval must move forward in time; zero or negative means duplicate or "
-                "reordered status dumps.",
-            ),
-            between(
-                "window_overrun_ms",
-                None,
-                0,
-                "Status dumps must fall inside the job's elapsed time; later ones belong to a "
-                "different run appended to the same file.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["ios", "io_bytes", "iops", "bw_bytes_per_s", "lat_mean_ns", "elapsed_end_ms"],
+            "Differences of cumulative fio counters cannot be negative unless dumps were "
+            "taken out of order or from two runs.",
+        ),
+        expect.between(
+            "interval_ms",
+            1,
+            None,
+            "Each interval must move forward in time; zero or negative means duplicate or "
+            "reordered status dumps.",
+        ),
+        expect.between(
+            "window_overrun_ms",
+            None,
+            0,
+            "Status dumps must fall inside the job's elapsed time; later ones belong to a "
+            "different run appended to the same file.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "gap_factor",
-                0,
-                GAP_FACTOR,
-                f"A status interval more than {GAP_FACTOR}x the usual one is a gap in the "
-                "series: the VM or fio stalled, and per-interval charts will hide it.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.gap_alert(
+            f"A status interval more than {expect.GAP_FACTOR}x the usual one is a gap in the "
+            "series: the VM or fio stalled, and per-interval charts will hide it.",
+        ),
+    ]

@@ -13,17 +13,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    THROUGHPUT_TOLERANCE_PCT,
-    alert_suite,
-    between,
-    chain,
-    constraint_suite,
-    non_negative,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "fio_job_directions"
 TABLE = "raw.fio_job_directions"
@@ -60,62 +52,53 @@ left join raw.fio_runs as r using (_source_file_id, run_index)
 _KINDS = ("slat", "clat", "lat")
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["total_ios", "io_bytes", "bw_bytes_per_s", "iops", "runtime_ms"],
-                "I/O counts, bytes, rates and runtimes cannot be negative; a negative value is "
-                "a sign error in the parser or a differenced counter that wrapped.",
-            ),
-            *non_negative(
-                [f"{kind}_{stat}_ns" for kind in _KINDS for stat in ("min", "mean", "max")],
-                "Latencies are durations; below zero means a unit or parse error.",
-            ),
-            *[
-                check
-                for kind in _KINDS
-                for check in chain(
-                    [f"{kind}_min_ns", f"{kind}_mean_ns", f"{kind}_max_ns"],
-                    f"min <= mean <= max holds for any {kind} sample set; a violation means "
-                    "fields were shifted (terse column offsets) or mixed units (usec vs nsec).",
-                )
-            ],
-            ordered(
-                "clat_mean_ns",
-                "lat_mean_ns",
-                "fio's total latency is submission plus completion latency, so its mean is at "
-                "least the completion mean; reversed means slat/clat/lat columns were swapped.",
-            ),
-            between(
-                "throughput_mismatch_pct",
-                0,
-                THROUGHPUT_TOLERANCE_PCT,
-                f"IOPS x block size must give the bandwidth within {THROUGHPUT_TOLERANCE_PCT}%: "
-                "otherwise the block size or a KiB/bytes unit is wrong.",
-            ),
-            between(
-                "bytes_per_second_check_pct",
-                0,
-                THROUGHPUT_TOLERANCE_PCT,
-                "fio computes IOPS and bandwidth over the same runtime, so IOPS x bytes per I/O "
-                "equals bandwidth; a gap is io_bytes in KiB (fio < 2.21) taken as bytes.",
-            ),
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["total_ios", "io_bytes", "bw_bytes_per_s", "iops", "runtime_ms"],
+            "I/O counts, bytes, rates and runtimes cannot be negative; a negative value is "
+            "a sign error in the parser or a differenced counter that wrapped.",
+        ),
+        *expect.non_negative(
+            [f"{kind}_{stat}_ns" for kind in _KINDS for stat in ("min", "mean", "max")],
+            "Latencies are durations; below zero means a unit or parse error.",
+        ),
+        *[
+            check
+            for kind in _KINDS
+            for check in expect.chain(
+                [f"{kind}_min_ns", f"{kind}_mean_ns", f"{kind}_max_ns"],
+                f"min <= mean <= max holds for any {kind} sample set; a violation means "
+                "fields were shifted (terse column offsets) or mixed units (usec vs nsec).",
+            )
         ],
-    )
+        expect.ordered(
+            "clat_mean_ns",
+            "lat_mean_ns",
+            "fio's total latency is submission plus completion latency, so its mean is at "
+            "least the completion mean; reversed means slat/clat/lat columns were swapped.",
+        ),
+        expect.throughput_check(
+            "throughput_mismatch_pct",
+            "IOPS x block size must give the bandwidth within "
+            f"{expect.THROUGHPUT_TOLERANCE_PCT}%: otherwise the block size or a KiB/bytes "
+            "unit is wrong.",
+        ),
+        expect.throughput_check(
+            "bytes_per_second_check_pct",
+            "fio computes IOPS and bandwidth over the same runtime, so IOPS x bytes per I/O "
+            "equals bandwidth; a gap is io_bytes in KiB (fio < 2.21) taken as bytes.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "lat_max_ns",
-                0,
-                5e9,
-                "An I/O taking over 5 s is a stall (path failover, host hang, a VM paused): the "
-                "run's averages are real but hide an incident worth reading about.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "lat_max_ns",
+            0,
+            5e9,
+            "An I/O taking over 5 s is a stall (path failover, host hang, a VM paused): the "
+            "run's averages are real but hide an incident worth reading about.",
+        ),
+    ]

@@ -20,16 +20,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    alert_suite,
-    between,
-    constraint_suite,
-    in_set,
-    non_negative,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "fio_jobs"
 TABLE = "raw.fio_jobs"
@@ -68,72 +61,59 @@ left join same_job as s
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["usr_cpu_pct", "sys_cpu_pct"],
-                "CPU time shares cannot be negative.",
-            ),
-            *non_negative(
-                ["job_runtime_ms", "elapsed_s"],
-                "Runtimes are durations; negative means a parse error.",
-            ),
-            *[
-                between(
-                    column,
-                    0,
-                    100,
-                    "Read and random shares are percentages of the I/O mix (0..100).",
-                )
-                for column in ("read_pct", "random_pct")
-            ],
-            between(
-                "block_size_bytes",
-                1,
-                None,
-                "Every I/O moves at least one byte; a zero block size breaks throughput maths.",
-            ),
-            ordered(
-                "started_at",
-                "ended_at",
-                "A job cannot end before it starts (job_start vs the run's timestamp).",
-            ),
-            between(
-                "runtime_outside_window_s",
-                None,
-                1,
-                "The job's measured runtime must fit between its start and the run's end "
-                "(1 s slack for fio's rounding); otherwise the timestamps belong to another run.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["usr_cpu_pct", "sys_cpu_pct"],
+            "CPU time shares cannot be negative.",
+        ),
+        *expect.non_negative(
+            ["job_runtime_ms", "elapsed_s"],
+            "Runtimes are durations; negative means a parse error.",
+        ),
+        *expect.percentages(
+            ["read_pct", "random_pct"],
+            "Read and random shares are percentages of the I/O mix (0..100).",
+        ),
+        expect.between(
+            "block_size_bytes",
+            1,
+            None,
+            "Every I/O moves at least one byte; a zero block size breaks throughput maths.",
+        ),
+        expect.ordered(
+            "started_at",
+            "ended_at",
+            "A job cannot end before it starts (job_start vs the run's timestamp).",
+        ),
+        expect.between(
+            "runtime_outside_window_s",
+            None,
+            1,
+            "The job's measured runtime must fit between its start and the run's end "
+            "(1 s slack for fio's rounding); otherwise the timestamps belong to another run.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            in_set(
-                "state",
-                ["ok"],
-                "A job that errored or never printed its final status (a VM that stalled, a "
-                "killed run) finished early: its numbers cover only part of the run.",
-            ),
-            between(
-                "cpu_pct_per_thread",
-                0,
-                100,
-                "fio reports CPU as percent of one CPU per job thread; more than 100 suggests "
-                "group_reporting summed threads.",
-            ),
-            between(
-                "files_with_same_job",
-                1,
-                1,
-                "The same job loaded from two files (JSON and normal text of one run) will be "
-                "counted twice unless dbt drops one; check the duplicate is deliberate.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.finished(
+            "A job that errored or never printed its final status (a VM that stalled, a "
+            "killed run) finished early: its numbers cover only part of the run.",
+        ),
+        expect.between(
+            "cpu_pct_per_thread",
+            0,
+            100,
+            "fio reports CPU as percent of one CPU per job thread; more than 100 suggests "
+            "group_reporting summed threads.",
+        ),
+        expect.between(
+            "files_with_same_job",
+            1,
+            1,
+            "The same job loaded from two files (JSON and normal text of one run) will be "
+            "counted twice unless dbt drops one; check the duplicate is deliberate.",
+        ),
+    ]

@@ -8,15 +8,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    alert_suite,
-    chain,
-    constraint_suite,
-    non_negative,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "fio_latency_percentiles"
 TABLE = "raw.fio_latency_percentiles"
@@ -46,33 +40,27 @@ left join raw.fio_job_directions as d
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["min_reported_ns"],
-                "Percentile latencies are durations; negative means a parse or unit error.",
-            ),
-            *chain(
-                ["p50_ns", "p95_ns", "p99_ns", "p99_9_ns"],
-                "Percentiles are monotone by definition (p50 <= p95 <= p99 <= p99.9); a "
-                "violation means percentile keys were mis-read (fio 2.x duplicate keys) or "
-                "values from different directions were mixed.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["min_reported_ns"],
+            "Percentile latencies are durations; negative means a parse or unit error.",
+        ),
+        *expect.chain(
+            ["p50_ns", "p95_ns", "p99_ns", "p99_9_ns"],
+            "Percentiles are monotone by definition (p50 <= p95 <= p99 <= p99.9); a "
+            "violation means percentile keys were mis-read (fio 2.x duplicate keys) or "
+            "values from different directions were mixed.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            ordered(
-                "mean_ns",
-                "p99_ns",
-                "A p99 under its mean needs a few extreme outliers; usually the percentile and "
-                "the mean come from different kinds (clat vs lat) or units.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.ordered(
+            "mean_ns",
+            "p99_ns",
+            "A p99 under its mean needs a few extreme outliers; usually the percentile and "
+            "the mean come from different kinds (clat vs lat) or units.",
+        ),
+    ]

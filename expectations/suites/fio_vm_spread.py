@@ -11,29 +11,16 @@ Derived columns (QUERY), one row per test case with more than one VM file:
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    IOPS_SPREAD_ALERT_PCT,
-    alert_suite,
-    between,
-    constraint_suite,
-)
+from expectations.suites import _common as expect
+from expectations.suites._sql import PER_VM_FIO_IOPS
 
 MODEL = "fio_vm_spread"
 TABLE = "raw.fio_job_directions"
 REQUIRES = (TABLE, "raw.fio_jobs", "raw.source_files")
 QUERY = f"""
-with per_vm as (
-    select sf.hcibench_case, d._source_file_id, sum(d.iops) as iops
-    from {TABLE} as d
-    join raw.fio_jobs as j using (_source_file_id, run_index, job_index)
-    join raw.source_files as sf on sf.source_file_id = d._source_file_id
-    where sf.hcibench_case is not null
-        and not coalesce(j.is_all_clients_aggregate, false)
-        and d.direction in ('read', 'write', 'trim')
-    group by all
-)
+with per_vm as ({PER_VM_FIO_IOPS})
 select
     hcibench_case as row_ref,
     count(*) as vm_files,
@@ -44,20 +31,18 @@ having count(*) > 1
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(MODEL, [])
+def constraints() -> list[Expectation]:
+    return []
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "iops_spread_pct",
-                0,
-                IOPS_SPREAD_ALERT_PCT,
-                f"Worker VMs running the same workload should be within {IOPS_SPREAD_ALERT_PCT}% "
-                "of each other; a wider spread means a starved or stalled VM skews the total.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "iops_spread_pct",
+            0,
+            expect.IOPS_SPREAD_ALERT_PCT,
+            "Worker VMs running the same workload should be within "
+            f"{expect.IOPS_SPREAD_ALERT_PCT}% of each other; a wider spread means a starved "
+            "or stalled VM skews the total.",
+        ),
+    ]

@@ -5,9 +5,9 @@ Derived columns (QUERY): none.
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import alert_suite, between, constraint_suite
+from expectations.suites import _common as expect
 
 MODEL = "hcibench_resource_usage"
 TABLE = "raw.hcibench_resource_usage"
@@ -20,26 +20,13 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            between(
-                column,
-                0,
-                100,
-                "Host CPU and memory usage are percentages of capacity (0..100); outside it "
-                "the column was mis-read (a MHz or MB figure in a percent column).",
-            )
-            for column in (
-                "cpu_usage_pct",
-                "cpu_utilization_pct",
-                "mem_usage_pct",
-                "vsan_pcpu_usage_pct",
-            )
-        ],
+def constraints() -> list[Expectation]:
+    return expect.percentages(
+        ["cpu_usage_pct", "cpu_utilization_pct", "mem_usage_pct", "vsan_pcpu_usage_pct"],
+        "Host CPU and memory usage are percentages of capacity (0..100); outside it "
+        "the column was mis-read (a MHz or MB figure in a percent column).",
     )
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(MODEL, [])
+def alerts() -> list[Expectation]:
+    return []

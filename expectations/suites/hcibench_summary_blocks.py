@@ -14,28 +14,18 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    alert_suite,
-    between,
-    constraint_suite,
-    non_negative,
-)
+from expectations.suites import _common as expect
+from expectations.suites._sql import PER_VM_FIO_IOPS
 
 MODEL = "hcibench_summary_blocks"
 TABLE = "raw.hcibench_summary_blocks"
 REQUIRES = (TABLE, "raw.source_files", "raw.fio_jobs", "raw.fio_job_directions")
 QUERY = f"""
-with recomputed as (
-    select sf.hcibench_case as case_name, sum(d.iops) as recomputed_iops
-    from raw.fio_job_directions as d
-    join raw.fio_jobs as j using (_source_file_id, run_index, job_index)
-    join raw.source_files as sf on sf.source_file_id = d._source_file_id
-    where sf.hcibench_case is not null
-        and not coalesce(j.is_all_clients_aggregate, false)
-        and d.direction in ('read', 'write', 'trim')
-    group by all
+with per_vm as ({PER_VM_FIO_IOPS}),
+recomputed as (
+    select hcibench_case as case_name, sum(iops) as recomputed_iops from per_vm group by all
 ),
 summary as (
     select case_name, sum(iops) as case_iops from {TABLE} group by all
@@ -55,51 +45,45 @@ left join recomputed as r using (case_name)
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["iops", "throughput_mib_per_s", "vm_count", "vms_finished_early"],
-                "Summary IOPS, throughput and VM counts are non-negative as printed.",
-            ),
-            *non_negative(
-                [
-                    "latency_ms_vm_avg",
-                    "read_latency_ms_vm_avg",
-                    "write_latency_ms_vm_avg",
-                    "p95_read_latency_ms_vm_avg",
-                    "p95_write_latency_ms_vm_avg",
-                ],
-                "Latencies are durations; negative means the summary line was mis-split.",
-            ),
-            between(
-                "unfinished_share",
-                0,
-                1,
-                "No more VMs can finish early than the summary covers.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["iops", "throughput_mib_per_s", "vm_count", "vms_finished_early"],
+            "Summary IOPS, throughput and VM counts are non-negative as printed.",
+        ),
+        *expect.non_negative(
+            [
+                "latency_ms_vm_avg",
+                "read_latency_ms_vm_avg",
+                "write_latency_ms_vm_avg",
+                "p95_read_latency_ms_vm_avg",
+                "p95_write_latency_ms_vm_avg",
+            ],
+            "Latencies are durations; negative means the summary line was mis-split.",
+        ),
+        expect.between(
+            "unfinished_share",
+            0,
+            1,
+            "No more VMs can finish early than the summary covers.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "vms_finished_early",
-                0,
-                0,
-                "HCIBench summarised only the VMs that finished: the figures of a block with "
-                "finished-early VMs under-count the cluster.",
-            ),
-            between(
-                "iops_vs_recomputed_pct",
-                0,
-                2,
-                "HCIBench's summary IOPS should equal the sum of the per-VM fio IOPS within 2%; "
-                "a gap means a VM file is missing from the warehouse or from the summary.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "vms_finished_early",
+            0,
+            0,
+            "HCIBench summarised only the VMs that finished: the figures of a block with "
+            "finished-early VMs under-count the cluster.",
+        ),
+        expect.between(
+            "iops_vs_recomputed_pct",
+            0,
+            2,
+            "HCIBench's summary IOPS should equal the sum of the per-VM fio IOPS within 2%; "
+            "a gap means a VM file is missing from the warehouse or from the summary.",
+        ),
+    ]

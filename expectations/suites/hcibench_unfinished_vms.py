@@ -6,9 +6,9 @@ because HCIBench itself reports the run as partial rather than wrong.
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import alert_suite, constraint_suite, no_rows
+from expectations.suites import _common as expect
 
 MODEL = "hcibench_unfinished_vms"
 TABLE = "raw.hcibench_unfinished_vms"
@@ -19,17 +19,14 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(MODEL, [])
+def constraints() -> list[Expectation]:
+    return []
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            no_rows(
-                "Each row is a worker VM that stalled or finished early: the case's totals "
-                "cover fewer VMs than it ran, so per-VM comparisons are skewed.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.no_rows(
+            "Each row is a worker VM that stalled or finished early: the case's totals "
+            "cover fewer VMs than it ran, so per-VM comparisons are skewed.",
+        ),
+    ]

@@ -5,16 +5,9 @@ Derived columns (QUERY): none; `host_*` columns are NULL where no per-host data 
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    IOPS_SPREAD_ALERT_PCT,
-    alert_suite,
-    between,
-    constraint_suite,
-    non_negative,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "per_node_iops"
 TABLE = "marts.per_node_iops"
@@ -27,47 +20,40 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["iops", "iops_per_node", "host_iops_min", "host_iops_max"],
-                "IOPS are counts per second: a negative value is a parse or delta bug.",
-            ),
-            between(
-                "nodes",
-                1,
-                None,
-                "IOPS per node divides by the node count; zero or negative nodes is a bad label.",
-            ),
-            ordered(
-                "host_iops_min",
-                "host_iops_max",
-                "The busiest host cannot do fewer IOPS than the idlest; reversed means the "
-                "min/max aggregation picked the wrong column.",
-            ),
-            between(
-                "host_imbalance_pct",
-                0,
-                None,
-                "Imbalance is a spread (max - min relative to a mean); below zero is a formula "
-                "bug.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["iops", "iops_per_node", "host_iops_min", "host_iops_max"],
+            "IOPS are counts per second: a negative value is a parse or delta bug.",
+        ),
+        expect.between(
+            "nodes",
+            1,
+            None,
+            "IOPS per node divides by the node count; zero or negative nodes is a bad label.",
+        ),
+        expect.ordered(
+            "host_iops_min",
+            "host_iops_max",
+            "The busiest host cannot do fewer IOPS than the idlest; reversed means the "
+            "min/max aggregation picked the wrong column.",
+        ),
+        expect.between(
+            "host_imbalance_pct",
+            0,
+            None,
+            "Imbalance is a spread (max - min relative to a mean); below zero is a formula bug.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "host_imbalance_pct",
-                0,
-                IOPS_SPREAD_ALERT_PCT,
-                f"Hosts more than {IOPS_SPREAD_ALERT_PCT}% apart usually mean one host was "
-                "throttled, resyncing or missing VMs: check before comparing the result.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "host_imbalance_pct",
+            0,
+            expect.IOPS_SPREAD_ALERT_PCT,
+            f"Hosts more than {expect.IOPS_SPREAD_ALERT_PCT}% apart usually mean one host was "
+            "throttled, resyncing or missing VMs: check before comparing the result.",
+        ),
+    ]

@@ -5,9 +5,9 @@ Derived columns (QUERY): none.
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import alert_suite, between, constraint_suite, non_negative
+from expectations.suites import _common as expect
 
 MODEL = "transport_cpu_efficiency"
 TABLE = "marts.transport_cpu_efficiency"
@@ -21,45 +21,34 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["tcp_iops", "rdma_iops", "tcp_iops_per_cpu_pct", "rdma_iops_per_cpu_pct"],
-                "IOPS and IOPS per CPU percent are non-negative by construction.",
-            ),
-            *[
-                between(
-                    column,
-                    0,
-                    100,
-                    "CONTRACT: CPU is percent of the host's capacity (0-100); the efficiency "
-                    "ratio is meaningless on a per-core figure.",
-                )
-                for column in ("tcp_cpu_util_pct", "rdma_cpu_util_pct")
-            ],
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["tcp_iops", "rdma_iops", "tcp_iops_per_cpu_pct", "rdma_iops_per_cpu_pct"],
+            "IOPS and IOPS per CPU percent are non-negative by construction.",
+        ),
+        *expect.percentages(
+            ["tcp_cpu_util_pct", "rdma_cpu_util_pct"],
+            "CONTRACT: CPU is percent of the host's capacity (0-100); the efficiency "
+            "ratio is meaningless on a per-core figure.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "tcp_cpu_util_pct",
-                0.5,
-                None,
-                "Near-zero CPU makes IOPS per CPU percent explode; the capture probably missed "
-                "the run window.",
-            ),
-            between(
-                "rdma_cpu_util_pct",
-                0.5,
-                None,
-                "Near-zero CPU makes IOPS per CPU percent explode; the capture probably missed "
-                "the run window.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.between(
+            "tcp_cpu_util_pct",
+            0.5,
+            None,
+            "Near-zero CPU makes IOPS per CPU percent explode; the capture probably missed "
+            "the run window.",
+        ),
+        expect.between(
+            "rdma_cpu_util_pct",
+            0.5,
+            None,
+            "Near-zero CPU makes IOPS per CPU percent explode; the capture probably missed "
+            "the run window.",
+        ),
+    ]

@@ -8,15 +8,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    GAP_FACTOR,
-    alert_suite,
-    between,
-    constraint_suite,
-    non_negative,
-)
+from expectations.suites import _common as expect
 
 MODEL = "vdbench_intervals"
 TABLE = "raw.vdbench_intervals"
@@ -41,31 +35,21 @@ from stepped
 _CPU_NOTE = "Vdbench's cpu% columns are percent of the host's CPUs (0..100)."
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["iops", "mib_per_s", "resp_ms"],
-                "Interval rates and response times are non-negative as printed.",
-            ),
-            between("read_pct", 0, 100, "The read share of an interval is a percentage."),
-            between("cpu_sys_user_pct", 0, 100, _CPU_NOTE),
-            between("cpu_sys_pct", 0, 100, _CPU_NOTE),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["iops", "mib_per_s", "resp_ms"],
+            "Interval rates and response times are non-negative as printed.",
+        ),
+        expect.between("read_pct", 0, 100, "The read share of an interval is a percentage."),
+        *expect.percentages(["cpu_sys_user_pct", "cpu_sys_pct"], _CPU_NOTE),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "gap_factor",
-                0,
-                GAP_FACTOR,
-                f"An interval line more than {GAP_FACTOR}x the usual step after the previous one "
-                "is a gap: the VM stalled and the run's averages hide it.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.gap_alert(
+            f"An interval line more than {expect.GAP_FACTOR}x the usual step after the "
+            "previous one is a gap: the VM stalled and the run's averages hide it.",
+        ),
+    ]

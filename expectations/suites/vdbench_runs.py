@@ -8,17 +8,9 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    THROUGHPUT_TOLERANCE_PCT,
-    alert_suite,
-    between,
-    constraint_suite,
-    in_set,
-    non_negative,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "vdbench_runs"
 TABLE = "raw.vdbench_runs"
@@ -44,53 +36,43 @@ _CPU_NOTE = (
 )
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                ["iops", "mib_per_s", "bytes_per_io", "queue_depth"],
-                "Rates, sizes and queue depths are non-negative as printed.",
-            ),
-            *non_negative(
-                ["resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms"],
-                "Response times are durations; negative means a mis-split line.",
-            ),
-            between("read_pct", 0, 100, "The read share of the run is a percentage."),
-            between("cpu_sys_user_pct", 0, 100, _CPU_NOTE),
-            between("cpu_sys_pct", 0, 100, _CPU_NOTE),
-            ordered(
-                "cpu_sys_pct",
-                "cpu_sys_user_pct",
-                "System CPU is part of system+user CPU; more means the two columns are swapped.",
-            ),
-            ordered(
-                "resp_ms",
-                "resp_max_ms",
-                "A mean response time cannot exceed the maximum one.",
-            ),
-            ordered("read_resp_ms", "read_max_ms", "A mean cannot exceed its maximum."),
-            ordered("write_resp_ms", "write_max_ms", "A mean cannot exceed its maximum."),
-            between(
-                "throughput_mismatch_pct",
-                0,
-                THROUGHPUT_TOLERANCE_PCT,
-                f"IOPS x bytes per I/O must give MB/sec (MiB/s) within {THROUGHPUT_TOLERANCE_PCT}%;"
-                " a gap means columns were shifted by the layout detection.",
-            ),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            ["iops", "mib_per_s", "bytes_per_io", "queue_depth"],
+            "Rates, sizes and queue depths are non-negative as printed.",
+        ),
+        *expect.non_negative(
+            ["resp_ms", "read_resp_ms", "write_resp_ms", "resp_max_ms"],
+            "Response times are durations; negative means a mis-split line.",
+        ),
+        expect.between("read_pct", 0, 100, "The read share of the run is a percentage."),
+        *expect.percentages(["cpu_sys_user_pct", "cpu_sys_pct"], _CPU_NOTE),
+        expect.ordered(
+            "cpu_sys_pct",
+            "cpu_sys_user_pct",
+            "System CPU is part of system+user CPU; more means the two columns are swapped.",
+        ),
+        expect.ordered(
+            "resp_ms",
+            "resp_max_ms",
+            "A mean response time cannot exceed the maximum one.",
+        ),
+        expect.ordered("read_resp_ms", "read_max_ms", "A mean cannot exceed its maximum."),
+        expect.ordered("write_resp_ms", "write_max_ms", "A mean cannot exceed its maximum."),
+        expect.throughput_check(
+            "throughput_mismatch_pct",
+            "IOPS x bytes per I/O must give MB/sec (MiB/s) within "
+            f"{expect.THROUGHPUT_TOLERANCE_PCT}%; a gap means columns were shifted by the "
+            "layout detection.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            in_set(
-                "state",
-                ["ok"],
-                "A run definition without an avg_ line did not finish (the VM stalled or was "
-                "stopped): it has no totals and its VM is missing from the case's sums.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.finished(
+            "A run definition without an avg_ line did not finish (the VM stalled or was "
+            "stopped): it has no totals and its VM is missing from the case's sums.",
+        ),
+    ]

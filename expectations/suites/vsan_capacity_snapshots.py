@@ -5,16 +5,9 @@ Derived columns (QUERY): none.
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    alert_suite,
-    between,
-    constraint_suite,
-    in_set,
-    non_negative,
-    ordered,
-)
+from expectations.suites import _common as expect
 
 MODEL = "vsan_capacity_snapshots"
 TABLE = "raw.vsan_capacity_snapshots"
@@ -28,48 +21,42 @@ from {TABLE}
 """
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            *non_negative(
-                [
-                    "total_capacity_bytes",
-                    "free_capacity_bytes",
-                    "logical_used_bytes",
-                    "physical_used_bytes",
-                ],
-                "Capacities are byte counts; negative means an overflow or a unit error.",
-            ),
-            ordered(
+def constraints() -> list[Expectation]:
+    return [
+        *expect.non_negative(
+            [
+                "total_capacity_bytes",
                 "free_capacity_bytes",
-                "total_capacity_bytes",
-                "Free capacity is part of total capacity.",
-            ),
-            ordered(
+                "logical_used_bytes",
                 "physical_used_bytes",
-                "total_capacity_bytes",
-                "The datastore cannot use more physical space than it has.",
-            ),
-            between(
-                "ratio_computed",
-                0,
-                None,
-                "logical / physical used is a positive multiplier.",
-            ),
-        ],
-    )
+            ],
+            "Capacities are byte counts; negative means an overflow or a unit error.",
+        ),
+        expect.ordered(
+            "free_capacity_bytes",
+            "total_capacity_bytes",
+            "Free capacity is part of total capacity.",
+        ),
+        expect.ordered(
+            "physical_used_bytes",
+            "total_capacity_bytes",
+            "The datastore cannot use more physical space than it has.",
+        ),
+        expect.between(
+            "ratio_computed",
+            0,
+            None,
+            "logical / physical used is a positive multiplier.",
+        ),
+    ]
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            in_set(
-                "ratio_matches_reported",
-                [True],
-                "A hand-entered ratio that disagrees with its own used-before/used-after "
-                "numbers (beyond print rounding) means one of them was copied wrong.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [
+        expect.in_set(
+            "ratio_matches_reported",
+            [True],
+            "A hand-entered ratio that disagrees with its own used-before/used-after "
+            "numbers (beyond print rounding) means one of them was copied wrong.",
+        ),
+    ]

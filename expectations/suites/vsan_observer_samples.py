@@ -9,70 +9,44 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    GAP_FACTOR,
-    alert_suite,
-    between,
-    constraint_suite,
-)
+from expectations.suites import _common as expect
+from expectations.suites._sql import stepped_series
 
 MODEL = "vsan_observer_samples"
 TABLE = "raw.vsan_observer_samples"
 REQUIRES = (TABLE,)
+_SERIES = "_source_file_id, entity_type, host, entity, metric"
 QUERY = f"""
-with stepped as (
-    select
-        *,
-        epoch(sampled_at) - epoch(lag(sampled_at) over (
-            partition by _source_file_id, entity_type, host, entity, metric
-            order by sampled_at)) as step_s
-    from {TABLE}
-)
+with stepped as ({stepped_series(TABLE, _SERIES)})
 select
-    concat_ws(' ', 'file', _source_file_id, entity_type, host, entity, metric) as row_ref,
+    concat_ws(' ', 'file', {_SERIES}) as row_ref,
     min(value) filter (where unit in ('IO/s', 'B/s', 'us', '512B-sectors/s')) as min_rate_value,
     min(value) filter (where unit = '%' and stats_group = 'pcpu') as min_pct_value,
     max(value) filter (where unit = '%' and stats_group = 'pcpu') as max_pct_value,
     max(step_s) / nullif(median(step_s), 0) as gap_factor
 from stepped
-group by _source_file_id, entity_type, host, entity, metric
+group by {_SERIES}
 """
 
+_RATE_NOTE = (
+    "Observer rates and latencies are deltas of cumulative counters, clamped at 0; a negative "
+    "value means the raw capture was differenced wrongly."
+)
 _PCT_NOTE = (
     "PCPU usage is a percentage of the CPU's time (0..100); outside means a counter was "
     "differenced over the wrong interval."
 )
+_GAP_NOTE = (
+    f"A step over {expect.GAP_FACTOR}x the series' usual interval is a gap in the Observer "
+    "capture (collector stalled): averages over the run window miss that period."
+)
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            between(
-                "min_rate_value",
-                0,
-                None,
-                "Observer rates and latencies are deltas of cumulative counters, clamped at 0; "
-                "a negative value means the raw capture was differenced wrongly.",
-            ),
-            between("min_pct_value", 0, 100, _PCT_NOTE),
-            between("max_pct_value", 0, 100, _PCT_NOTE),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return expect.series_values(_RATE_NOTE, _PCT_NOTE)
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "gap_factor",
-                0,
-                GAP_FACTOR,
-                f"A step over {GAP_FACTOR}x the series' usual interval is a gap in the Observer "
-                "capture (collector stalled): averages over the run window miss that period.",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [expect.gap_alert(_GAP_NOTE)]

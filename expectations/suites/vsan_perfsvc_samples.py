@@ -9,70 +9,44 @@ Derived columns (QUERY):
 
 from __future__ import annotations
 
-import great_expectations as gx
+from great_expectations.expectations import Expectation
 
-from expectations.suites._common import (
-    GAP_FACTOR,
-    alert_suite,
-    between,
-    constraint_suite,
-)
+from expectations.suites import _common as expect
+from expectations.suites._sql import stepped_series
 
 MODEL = "vsan_perfsvc_samples"
 TABLE = "raw.vsan_perfsvc_samples"
 REQUIRES = (TABLE,)
+_SERIES = "_source_file_id, entity_type, entity_id, metric"
 QUERY = f"""
-with stepped as (
-    select
-        *,
-        epoch(sampled_at) - epoch(lag(sampled_at) over (
-            partition by _source_file_id, entity_type, entity_id, metric
-            order by sampled_at)) as step_s
-    from {TABLE}
-)
+with stepped as ({stepped_series(TABLE, _SERIES)})
 select
-    concat_ws(' ', 'file', _source_file_id, entity_type, entity_id, metric) as row_ref,
+    concat_ws(' ', 'file', {_SERIES}) as row_ref,
     min(value) filter (where unit in ('us', 'B/s', 'IO/s')) as min_rate_value,
     min(value) filter (where unit = '%') as min_pct_value,
     max(value) filter (where unit = '%') as max_pct_value,
     max(step_s) / nullif(coalesce(max(collect_interval_s), median(step_s)), 0) as gap_factor
 from stepped
-group by _source_file_id, entity_type, entity_id, metric
+group by {_SERIES}
 """
 
+_RATE_NOTE = (
+    "IOPS, throughput and latency series are non-negative; a negative value is a parse error "
+    "(a sign or a separator)."
+)
 _PCT_NOTE = (
     "Performance-service percentages (CPU usage, cache hit rate) lie in 0..100; outside means "
     "a permille or a ratio was labelled as a percent."
 )
+_GAP_NOTE = (
+    f"A step over {expect.GAP_FACTOR}x the collection interval is a gap in the "
+    "performance-service history (service restarted, stats object moved)."
+)
 
 
-def constraints() -> gx.ExpectationSuite:
-    return constraint_suite(
-        MODEL,
-        [
-            between(
-                "min_rate_value",
-                0,
-                None,
-                "IOPS, throughput and latency series are non-negative; a negative value is a "
-                "parse error (a sign or a separator).",
-            ),
-            between("min_pct_value", 0, 100, _PCT_NOTE),
-            between("max_pct_value", 0, 100, _PCT_NOTE),
-        ],
-    )
+def constraints() -> list[Expectation]:
+    return expect.series_values(_RATE_NOTE, _PCT_NOTE)
 
 
-def alerts() -> gx.ExpectationSuite:
-    return alert_suite(
-        MODEL,
-        [
-            between(
-                "gap_factor",
-                0,
-                GAP_FACTOR,
-                f"A step over {GAP_FACTOR}x the collection interval is a gap in the "
-                "performance-service history (service restarted, stats object moved).",
-            ),
-        ],
-    )
+def alerts() -> list[Expectation]:
+    return [expect.gap_alert(_GAP_NOTE)]

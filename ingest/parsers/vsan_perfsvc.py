@@ -45,13 +45,13 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ingest.parsers._common import decode_utf8, load_json, load_xml, xml_name
 from ingest.records import Parsed, ParseError, SourceFile
 
 FORMAT = "vsan_perfsvc"
@@ -163,10 +163,7 @@ def detect(head: bytes, name: str) -> bool:
 
 
 def parse(data: bytes, source: SourceFile) -> Parsed:
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ParseError(source.path, f"byte {exc.start}", "not UTF-8 text") from None
+    text = decode_utf8(data, source)
     stripped = text.lstrip()
     parsed = Parsed()
     counts = {"missing": 0, "empty_entities": 0}
@@ -266,12 +263,7 @@ def _interval(value: Any, source: SourceFile, where: str) -> int | None:
 
 
 def _from_json(text: str, source: SourceFile, counts: dict[str, int]) -> Iterator[PerfSample]:
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(
-            source.path, f"line {exc.lineno}, column {exc.colno}", f"invalid JSON: {exc.msg}"
-        ) from None
+    doc = load_json(text, source)
     entities = doc if isinstance(doc, list) else [doc]
     for i, entity in enumerate(entities):
         where = f"$[{i}]"
@@ -301,13 +293,9 @@ def _from_json(text: str, source: SourceFile, counts: dict[str, int]) -> Iterato
 # ---------------------------------------------------------------- SOAP stats dump / XML
 
 
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
 def _child(element: ET.Element, name: str) -> ET.Element | None:
     for child in element:
-        if _local(child.tag) == name:
+        if xml_name(child.tag) == name:
             return child
     return None
 
@@ -315,12 +303,7 @@ def _child(element: ET.Element, name: str) -> ET.Element | None:
 def _from_xml_doc(
     xml_text: str, line_no: int, source: SourceFile, counts: dict[str, int]
 ) -> Iterator[PerfSample]:
-    try:
-        root = ET.fromstring(xml_text)
-    except ET.ParseError as exc:
-        line, column = exc.position
-        where = f"line {line_no + line - 1}, column {column + 1}"
-        raise ParseError(source.path, where, f"invalid XML: {exc}") from None
+    root = load_xml(xml_text, source, first_line=line_no)
     # Elements that hold an <entityRefId> child are VsanPerfEntityMetricCSV objects, whatever
     # they are called (<VsanPerfEntityMetricCSV> in the dump, <returnval> in a SOAP response).
     found = False
@@ -337,7 +320,7 @@ def _from_xml_doc(
             counts["empty_entities"] += 1
             continue
         times = _timestamps(sample_info, source, where)
-        for value_el in (c for c in element if _local(c.tag) == "value"):
+        for value_el in (c for c in element if xml_name(c.tag) == "value"):
             metric_el = _child(value_el, "metricId")
             label_el = _child(metric_el, "label") if metric_el is not None else None
             if label_el is None or not (label_el.text or "").strip():

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from datetime import UTC, datetime
+
 import plotly.graph_objects as go
+import polars as pl
 import pytest
 
 from app.lib import charts
 
 
-def ra_frame(origins=("measured",), working_sets=("cache", "capacity")) -> pd.DataFrame:
+def ra_frame(origins=("measured",), working_sets=("cache", "capacity")) -> pl.DataFrame:
     rows = [
         {
             "working_set": ws,
@@ -24,7 +26,7 @@ def ra_frame(origins=("measured",), working_sets=("cache", "capacity")) -> pd.Da
         for origin in origins
         for mix in (0, 30, 50, 70, 100)
     ]
-    return pd.DataFrame(rows)
+    return pl.DataFrame(rows)
 
 
 def axis_titles(fig: go.Figure) -> set[str]:
@@ -67,7 +69,7 @@ def test_ra_comparison_marks_published_bars() -> None:
 
 
 def test_profile_delta_heatmap_one_heatmap_per_working_set() -> None:
-    df = ra_frame().assign(latency_vs_baseline_pct=12.5)
+    df = ra_frame().with_columns(latency_vs_baseline_pct=pl.lit(12.5))
     fig = charts.profile_delta_heatmap(df, metric="latency_vs_baseline_pct")
     assert [t.type for t in fig.data] == ["heatmap", "heatmap"]
     assert list(fig.data[0].y) == ["baseline", "density"]
@@ -76,7 +78,7 @@ def test_profile_delta_heatmap_one_heatmap_per_working_set() -> None:
 
 
 def test_transport_side_by_side_has_four_panels_with_units() -> None:
-    df = pd.DataFrame(
+    df = pl.DataFrame(
         {
             "workload": ["70% read"] * 2,
             "transport": ["tcp", "rdma"],
@@ -97,7 +99,7 @@ def test_transport_side_by_side_has_four_panels_with_units() -> None:
 
 
 def test_iops_per_cpu_annotates_gain() -> None:
-    df = pd.DataFrame(
+    df = pl.DataFrame(
         {
             "workload": ["70% read"],
             "tcp_iops_per_cpu_pct": [5000.0],
@@ -112,10 +114,10 @@ def test_iops_per_cpu_annotates_gain() -> None:
 
 
 def test_capacity_bars_in_terabytes() -> None:
-    df = pd.DataFrame(
+    df = pl.DataFrame(
         {
             "testbed": ["lab"],
-            "captured_at": [pd.Timestamp("2026-03-02 10:00", tz="UTC")],
+            "captured_at": [datetime(2026, 3, 2, 10, 0, tzinfo=UTC)],
             "logical_used_bytes": [28_580_000_000_000],
             "physical_used_bytes": [3_480_000_000_000],
         }
@@ -126,7 +128,7 @@ def test_capacity_bars_in_terabytes() -> None:
 
 
 def test_scaling_scatter_one_line_per_group_and_log_block_size() -> None:
-    df = pd.DataFrame(
+    df = pl.DataFrame(
         {
             "testbed": ["a", "a", "b"],
             "block_size_bytes": [4096, 65536, 4096],
@@ -140,7 +142,7 @@ def test_scaling_scatter_one_line_per_group_and_log_block_size() -> None:
 
 
 def test_config_delta_bars_skip_missing_metrics() -> None:
-    df = pd.DataFrame(
+    df = pl.DataFrame(
         {
             "from_value": ["tcp"],
             "to_value": ["rdma"],
@@ -165,7 +167,7 @@ def test_config_delta_bars_skip_missing_metrics() -> None:
     ],
 )
 def test_empty_frame_gives_a_no_data_figure(builder) -> None:
-    fig = builder(pd.DataFrame())
+    fig = builder(pl.DataFrame())
     assert len(fig.data) == 0
     assert fig.layout.annotations[0].text == "No data"
 
@@ -187,7 +189,7 @@ def test_empty_frame_gives_a_no_data_figure(builder) -> None:
     ],
 )
 def test_workload_label(row, label) -> None:
-    assert charts.workload_label(pd.Series(row, dtype=object)) == label
+    assert charts.workload_label(row) == label
 
 
 def test_png_download_config() -> None:

@@ -1,11 +1,18 @@
-"""Every page of the dashboard opens against the synthetic warehouse (and an empty one)."""
+"""Every page of the dashboard opens against the real warehouse (and an empty one).
+
+Expected values are the reference studies' published figures, or counts the test derives
+from the marts with its own SQL.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import query
 
 APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
 PAGES = [
@@ -20,8 +27,8 @@ PAGES = [
 ]
 
 
-def open_page(page: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=30)
+def open_page(page: str, timeout: float = 30) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.run()
     at.switch_page(page)
     at.run()
@@ -43,39 +50,57 @@ def test_page_opens_without_error(warehouse_env: Path, page: str) -> None:
     assert not at.error, [e.value for e in at.error]
 
 
+def headline_metrics(at: AppTest) -> dict[str, dict[str, str]]:
+    """The capacity page's four headline metrics per testbed, in the page's order."""
+    testbeds = [m.value.split("**")[1] for m in at.markdown if " · captured " in m.value]
+    shown = [(m.label, m.value) for m in at.metric]
+    return {t: dict(shown[4 * i : 4 * i + 4]) for i, t in enumerate(testbeds)}
+
+
 def test_capacity_page_shows_dedupe_ratio(warehouse_env: Path) -> None:
-    # GIVEN 28.58 TB logical on 3.48 TB physical under RAID-1 FTT=1
+    # GIVEN the Micron vSAN 6.7 RA's latest observation: 28.58 TiB logical on 3.48 TiB
+    # physical = 8.21x, 25.10 TiB = 27.60 TB saved (no policy given); and the Samsung PM1743
+    # study's latest, RAID-5 FTT=1 (multiplier 1.5) without dedupe: 1.00 / 1.5 = 0.67
     at = open_page("app_pages/capacity.py")
-    shown = metrics(at)
-    assert shown["Dedupe & compression"] == "8.21x"
-    assert shown["Capacity multiplier"] == "2.00x"
-    assert shown["Usable to raw"] == "4.11x"  # 8.21 / 2 = 4.105, shown rounded
-    assert shown["Saved"] == "25.10 TB"
+    shown = headline_metrics(at)
+    micron, samsung = shown["micron-sata-vsan67"], shown["samsung-pm1743-vsan8-esa"]
+    assert micron["Dedupe & compression"] == "8.21x"
+    assert micron["Saved"] == "27.60 TB"
+    assert micron["Capacity multiplier"] == "n/a"
+    assert samsung["Dedupe & compression"] == "1.00x"
+    assert samsung["Capacity multiplier"] == "1.50x"
+    assert samsung["Usable to raw"] == "0.67x"
 
 
 def test_ra_page_overlays_published_figures(warehouse_env: Path) -> None:
     at = open_page("app_pages/ra_comparison.py")
-    assert at.selectbox[1].value == "micron-sata-vsan67"  # the published reference
+    # The first labelled testbed (the Lenovo blog's) has no published figures of its own:
+    # the first published reference is overlaid.
+    assert at.selectbox[0].value == "lenovo-sr650-vsan65"
+    assert at.selectbox[1].value == "micron-sata-vsan67"
     assert len(plotly_charts(at)) == 1
-    # The synthetic testbed peaks at 100 % read, baseline, cache: 120000 + 3600 * 100
-    assert metrics(at)["Peak IOPS (your testbed)"] == "480,000"
+    # The Lenovo SR650 blog's best run (run3, stripe width 2): 152,000 IOPS
+    assert metrics(at)["Peak IOPS (your testbed)"] == "152,000"
 
 
 def test_transport_page_shows_rdma_gain(warehouse_env: Path) -> None:
+    # Samsung PM1743 Table 3, 128K sequential 70/30: 1,800 -> 2,994 IOPS per CPU % = +66.4 %
     at = open_page("app_pages/transport.py")
-    assert metrics(at)["Best RDMA efficiency gain"] == "+31.4%"
+    assert metrics(at)["Best RDMA efficiency gain"] == "+66.4%"
     assert len(plotly_charts(at)) == 2  # side by side + IOPS per CPU percent
 
 
 def test_reconstructed_note_appears_for_reference_testbeds(warehouse_env: Path) -> None:
     at = open_page("app_pages/scaling.py")
-    assert any("micron-sata-vsan67-reconstructed" in i.value for i in at.info)
+    assert any("micron-sata-vsan67" in i.value for i in at.info if "Reconstructed" in i.value)
 
 
 def test_run_explorer_shows_latency_of_selected_result(warehouse_env: Path) -> None:
     at = open_page("app_pages/run_explorer.py")
     row_count = len(at.selectbox[0].options)
-    assert row_count == 43
+    assert (
+        row_count == query(warehouse_env, "select count(*) from marts.fct_workload_results")[0][0]
+    )
     assert metrics(at)["IOPS"] != "n/a"
 
 
@@ -83,8 +108,11 @@ def test_sidebar_filter_narrows_results(warehouse_env: Path) -> None:
     at = open_page("app_pages/run_explorer.py")
     at.sidebar.multiselect(key="filter_transport").select("rdma").run()
     assert not at.exception
-    # rdma result + the reconstructed one, whose transport is not labelled (kept)
-    assert len(at.selectbox[0].options) == 2
+    # the Samsung study's 3 RDMA results + every result whose transport is not labelled (kept)
+    (unlabelled,) = query(
+        warehouse_env, "select count(*) from marts.fct_workload_results where transport is null"
+    )[0]
+    assert len(at.selectbox[0].options) == 3 + unlabelled
 
 
 def test_sql_console_page_runs_and_refuses(warehouse_env: Path) -> None:
@@ -92,7 +120,8 @@ def test_sql_console_page_runs_and_refuses(warehouse_env: Path) -> None:
     at.text_area(key="sql_text").input("select count(*) as n from marts.fct_workload_results")
     at.button(key="sql_run").click().run()
     assert not at.exception
-    assert at.dataframe[-1].value["n"].tolist() == [43]
+    expected = query(warehouse_env, "select count(*) from marts.fct_workload_results")[0][0]
+    assert at.dataframe[-1].value["n"].tolist() == [expected]
     at.text_area(key="sql_text").input("attach '/tmp/x.duckdb' as x")
     at.button(key="sql_run").click().run()
     assert any("Only a single SELECT" in e.value for e in at.error)
@@ -117,12 +146,39 @@ def test_missing_warehouse_shows_a_clear_message(
     assert any("No warehouse at" in e.value for e in at.error)
 
 
-def test_run_explorer_shows_every_detail_section(warehouse_env: Path) -> None:
-    # GIVEN r001 with per-VM outputs, percentiles, json+ buckets, intervals and host CPU
-    # samples in the detail marts
+def samsung_tcp_128k(warehouse: Path) -> str:
+    """The Samsung PM1743 study's TCP 128K sequential 70/30 result (Table 3): 134,984 IOPS
+    on 3 nodes, with per-VM outputs, percentiles, intervals and esxtop host CPU samples."""
+    return query(
+        warehouse,
+        "select result_id from marts.fct_workload_results where testbed = ?"
+        " and transport = 'tcp' and read_pct = 70 and block_size_bytes = 131072",
+        ["samsung-pm1743-vsan8-esa"],
+    )[0][0]
+
+
+def result_of_sample(warehouse: Path, name: str, with_rows_in: str = "fct_result_outputs") -> str:
+    """A workload result built from one real sample file (by its file name) that has rows in
+    the mart `with_rows_in`."""
+    return query(
+        warehouse,
+        "select o.result_id from marts.fct_result_outputs as o join raw.source_files as f"
+        " on f.source_file_id = o.source_file_id where f.path like ?"
+        f" and o.result_id in (select result_id from marts.{with_rows_in})"
+        " order by o.result_id limit 1",
+        ["%/" + name],
+    )[0][0]
+
+
+def open_result(result_id: str) -> AppTest:
     at = open_page("app_pages/run_explorer.py")
-    at.selectbox[0].select("r001").run()
+    at.selectbox[0].set_value(result_id).run()
     assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_run_explorer_shows_every_detail_section(warehouse_env: Path) -> None:
+    at = open_result(samsung_tcp_128k(warehouse_env))
     headings = [h.value for h in at.subheader]
     for heading in (
         "Per-VM and per-host spread",
@@ -132,33 +188,64 @@ def test_run_explorer_shows_every_detail_section(warehouse_env: Path) -> None:
         "Over the run: host CPU",
     ):
         assert heading in headings
-    shown = metrics(at)
-    assert shown["IOPS per node"] == "30,000"  # 120,000 + 3,600 x 0 % read IOPS / 4 nodes
-    assert shown["Host imbalance"] == "6.0%"
-    # latency bars + spread + percentiles + histogram + intervals + host CPU
-    assert len(plotly_charts(at)) == 6
+    assert metrics(at)["IOPS per node"] == "44,995"  # 134,984 IOPS / 3 nodes
+    # latency bars + spread + percentiles + intervals + host CPU (the study kept no json+)
+    assert len(plotly_charts(at)) == 5
+    # A fio json+ sample: its latency histogram is drawn too.
+    jsonplus = "fio-3.33__jsonplus-latpct-group.json"
+    at = open_result(result_of_sample(warehouse_env, jsonplus, "fct_result_latency_histogram"))
+    assert len(plotly_charts(at)) == 4  # latency bars + spread + percentiles + histogram
+    # pbench's fio client/server run on 2 hosts: the clients' IOPS differ by 14.8 %
+    pbench = "pbench__fio-3.7__client_server_2hosts__fio-result.txt"
+    at = open_result(result_of_sample(warehouse_env, pbench, "per_node_iops"))
+    assert metrics(at)["Host imbalance"] == "14.8%"
 
 
-def test_run_explorer_caps_host_cpu_points(warehouse_env: Path) -> None:
-    # GIVEN 5,000 samples per host every 0.48 s from 08:50:00 to 09:29:59.52: samples 1,250
-    # (09:00:00) to 4,999 fall in r001's 09:00-09:30 window, 3,750 per host
+def host_cpu_in_window(warehouse: Path, result_id: str) -> dict[str, tuple[int, object]]:
+    """Samples per host of the result's testbed in its run window, and the first sample time,
+    straight from fct_host_cpu_samples (not the dashboard's mart)."""
+    rows = query(
+        warehouse,
+        "select s.host_name, count(*), min(s.sampled_at) from marts.fct_host_cpu_samples as s"
+        " join marts.fct_workload_results as r on r.result_id = ? and s.testbed_id = r.testbed_id"
+        " and s.sampled_at between r.started_at and r.ended_at group by s.host_name",
+        [result_id],
+    )
+    return {host: (count, first) for host, count, first in rows}
+
+
+@pytest.mark.parametrize("max_points", [2000, 4])
+def test_run_explorer_caps_host_cpu_points(warehouse_env: Path, max_points: int) -> None:
+    # GIVEN the esxtop samples of 3 hosts over the Samsung result's one-minute run window
     from app.lib import queries
 
-    cpu = queries.host_cpu_series.__wrapped__(str(warehouse_env), "r001")
-    per_host = cpu.groupby("host_name")["samples_in_point"]
-    assert per_host.size().max() <= queries.MAX_POINTS + 1
-    assert per_host.sum().to_dict() == {"esx01": 3750, "esx02": 3750}
-    assert cpu["sampled_at"].min().isoformat() == "2026-03-01T09:00:00+00:00"
+    result_id = samsung_tcp_128k(warehouse_env)
+    expected = host_cpu_in_window(warehouse_env, result_id)
+    cpu = queries.host_cpu_series.__wrapped__(str(warehouse_env), result_id, max_points)
+    per_host = cpu.group_by("host_name").agg(
+        pl.len().alias("points"), pl.col("samples_in_point").sum().alias("samples")
+    )
+    assert per_host["points"].max() <= max_points + 1
+    assert dict(per_host.select("host_name", "samples").iter_rows()) == {
+        host: count for host, (count, _) in expected.items()
+    }
+    assert cpu["sampled_at"].min() == min(first for _, first in expected.values())
 
 
 def test_interval_series_on_elapsed_seconds_is_capped(warehouse_env: Path) -> None:
-    # GIVEN 30 one-minute intervals of r001 (elapsed 60 s .. 1,800 s), at most 10 points
+    # GIVEN the result with the most interval samples (fio log / Vdbench), at most 10 points
     from app.lib import queries
 
+    result_id, count, first = query(
+        warehouse_env,
+        "select result_id, count(*), min(elapsed_s) from marts.fct_result_intervals"
+        " group by result_id order by count(*) desc, result_id limit 1",
+    )[0]
     series = queries.result_time_series.__wrapped__(
-        str(warehouse_env), "fct_result_intervals", "r001", max_points=10
+        str(warehouse_env), "fct_result_intervals", result_id, max_points=10
     )
+    assert count > 10
     assert len(series) == 10
-    assert series["samples_in_point"].sum() == 30
-    assert series["elapsed_s"].iloc[0] == 60.0  # a point sits at its first interval
-    assert "interval_index" not in series  # an index is no value to average
+    assert series["samples_in_point"].sum() == count
+    assert series["elapsed_s"][0] == first  # a point sits at its first interval
+    assert "interval_index" not in series.columns  # an index is no value to average

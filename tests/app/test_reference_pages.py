@@ -1,43 +1,29 @@
 """Every page on the real warehouse: real samples, valid fixtures and the reference dataset.
 
-The reference dataset rebuilds the studies' published figures (ingest/reference/studies), so
+The reference dataset rebuilds the studies' published figures (synth/studies), so
 the pages must show those figures. Expected values are the papers' numbers, worked out by
 hand below, not read back from the app.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_pages import APP, PAGES
+from tests.app import test_pages
+from tests.app.test_pages import PAGES, metrics
 
 pytestmark = pytest.mark.slow
 
 SAMSUNG = "samsung-pm1743-vsan8-esa"
 
 
-@pytest.fixture()
-def real_env(real_warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.setenv("PERF_DUCKDB_PATH", str(real_warehouse))
-    yield real_warehouse
-
-
 def open_page(page: str) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    at.run()
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = test_pages.open_page(page, timeout=60)
     assert not at.error, [e.value for e in at.error]
     return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def reconstructed_notes(at: AppTest) -> list[str]:
@@ -45,12 +31,12 @@ def reconstructed_notes(at: AppTest) -> list[str]:
 
 
 @pytest.mark.parametrize("page", [pytest.param(p, id=Path(p).stem) for p in PAGES])
-def test_page_shows_real_data(real_env: Path, page: str) -> None:
+def test_page_shows_real_data(warehouse_env: Path, page: str) -> None:
     at = open_page(page)
     assert not any(i.value.startswith("No ") for i in at.info), [i.value for i in at.info]
 
 
-def test_ra_page_peak_iops_is_the_papers(real_env: Path) -> None:
+def test_ra_page_peak_iops_is_the_papers(warehouse_env: Path) -> None:
     # GIVEN the Samsung PM1743 study: 1,490,000 4K random-read IOPS at 30 VMs, its highest
     at = open_page("app_pages/ra_comparison.py")
     at.selectbox[0].select(SAMSUNG).run()
@@ -59,7 +45,7 @@ def test_ra_page_peak_iops_is_the_papers(real_env: Path) -> None:
     assert any(SAMSUNG in note for note in reconstructed_notes(at))
 
 
-def test_transport_page_rdma_gain_is_table_3s(real_env: Path) -> None:
+def test_transport_page_rdma_gain_is_table_3s(warehouse_env: Path) -> None:
     # Table 3, 128K sequential 70/30 at 15 VMs: TCP 134,984 IOPS at 75 % CPU = 1,800 IOPS/%,
     # RDMA 170,668 at 57 % = 2,994 IOPS/%: 2,994.2 / 1,799.8 = +66.4 %, the best of the three.
     at = open_page("app_pages/transport.py")
@@ -70,7 +56,7 @@ def test_transport_page_rdma_gain_is_table_3s(real_env: Path) -> None:
     assert reconstructed_notes(at)
 
 
-def test_capacity_page_shows_micron_dedupe_ratio(real_env: Path) -> None:
+def test_capacity_page_shows_micron_dedupe_ratio(warehouse_env: Path) -> None:
     # Micron vSAN 6.7 RA: 28.58 TB before, 3.48 TB after dedupe and compression = 8.21x
     at = open_page("app_pages/capacity.py")
     assert "8.21x" in [m.value for m in at.metric if m.label == "Dedupe & compression"]
@@ -80,11 +66,11 @@ def test_capacity_page_shows_micron_dedupe_ratio(real_env: Path) -> None:
     "page",
     ["app_pages/profile_deltas.py", "app_pages/scaling.py", "app_pages/run_explorer.py"],
 )
-def test_reconstructed_note_on_pages_with_reference_rows(real_env: Path, page: str) -> None:
+def test_reconstructed_note_on_pages_with_reference_rows(warehouse_env: Path, page: str) -> None:
     at = open_page(page)
     assert reconstructed_notes(at)
 
 
-def test_data_quality_page_has_a_run(real_env: Path) -> None:
+def test_data_quality_page_has_a_run(warehouse_env: Path) -> None:
     at = open_page("app_pages/data_quality.py")
     assert int(metrics(at)["Expectations checked"].replace(",", "")) > 0

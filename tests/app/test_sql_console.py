@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import warehouse as wh
 from app.lib import sql_console
 from app.lib.sql_console import QueryRejected, run_query
+from tests.app.conftest import query
 
 PROBES = [
     pytest.param("attach '/tmp/other.duckdb' as other", "starts with 'attach'", id="attach"),
@@ -42,7 +44,7 @@ def test_console_connection_has_external_access_off(warehouse: Path) -> None:
         "select current_setting('enable_external_access') as external, "
         "current_setting('lock_configuration') as locked",
     )
-    assert result.frame.to_dict("records") == [{"external": False, "locked": True}]
+    assert result.frame.to_dicts() == [{"external": False, "locked": True}]
 
 
 def test_external_access_is_off_even_without_the_text_checks(warehouse: Path) -> None:
@@ -69,11 +71,13 @@ def test_external_access_is_off_even_without_the_text_checks(warehouse: Path) ->
 def test_select_and_with_run(warehouse: Path) -> None:
     result = run_query(
         warehouse,
-        "-- a comment first\nwith r as (select * from marts.dedupe_ratios) "
-        "select dedupe_compression_ratio, 'copy; attach' as text from r;",
+        "-- a comment first\nwith r as (select * from marts.latest_dedupe_ratios) "
+        "select round(dedupe_compression_ratio, 2) as ratio, 'copy; attach' as text from r "
+        "where testbed = 'micron-sata-vsan67';",
     )
-    assert result.frame["dedupe_compression_ratio"].tolist() == [8.21]
-    assert result.frame["text"].tolist() == ["copy; attach"]
+    # The Micron vSAN 6.7 RA: 28.58 TiB before, 3.48 TiB after dedupe and compression
+    assert result.frame["ratio"].to_list() == [8.21]
+    assert result.frame["text"].to_list() == ["copy; attach"]
     assert not result.truncated
 
 
@@ -95,12 +99,14 @@ def test_csv_download(warehouse: Path) -> None:
 
 def test_console_runs_while_a_page_query_holds_the_file(warehouse: Path) -> None:
     # GIVEN a page's read-only connection open in the same process (another session's query)
-    page = sql_console.db.connect_read_only(warehouse)
+    page = wh.connect(warehouse, read_only=True)
     try:
         # WHEN the console opens its locked-down connection, THEN DuckDB does not refuse it as
         # "same database file with a different configuration", and the page still reads
         result = run_query(warehouse, "select count(*) as n from marts.fct_workload_results")
-        assert result.frame["n"].tolist() == [43]
-        assert page.execute("select count(*) from marts.dedupe_ratios").fetchone() == (1,)
+        results = query(warehouse, "select count(*) from marts.fct_workload_results")[0][0]
+        assert result.frame["n"].to_list() == [results]
+        ratios = query(warehouse, "select count(*) from marts.dedupe_ratios")[0]
+        assert page.execute("select count(*) from marts.dedupe_ratios").fetchone() == ratios
     finally:
         page.close()

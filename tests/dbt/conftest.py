@@ -16,7 +16,7 @@ from ingest.__main__ import main as ingest_main
 from tests.conftest import REPO, SAMPLES
 
 DBT_PROJECT = REPO / "dbt_project"
-# The synthetic HCIBench results tree (tests/fixtures/hcibench/make_fixtures.py): per-VM fio
+# The synthetic HCIBench results tree (synth/fixtures/hcibench.py): per-VM fio
 # and Vdbench outputs with their `-res.txt` summaries, loaded beside the samples.
 HCIBENCH_RESULTS = REPO / "tests" / "fixtures" / "hcibench" / "results"
 

@@ -1,7 +1,7 @@
 """Issue 3 at mart level: HCIBench cases in `marts.fct_workload_results` against figures
 recomputed by hand from the per-VM files (json / regex on the raw text, never the marts).
 
-The fixture tree is built by tests/fixtures/hcibench/make_fixtures.py: per-VM fio JSON
+The fixture tree is built by synth/fixtures/hcibench.py: per-VM fio JSON
 (status-interval dumps, the final one has `eta == 0`; a VM that finished early has none),
 per-VM Vdbench console output (the `avg_` line is the run's total) and HCIBench's `-res.txt`.
 """

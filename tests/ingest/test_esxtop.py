@@ -14,12 +14,13 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from benchmarks.esxtop_generate import generate
 from ingest.parsers import esxtop
-from ingest.records import Parsed, ParseError
+from ingest.records import Parsed
 from ingest.sources import source_for
 from ingest.tables import arrow_schema
-from tests.conftest import SAMPLES, source_of
+from synth.esxtop_wide import generate
+from tests.conftest import SAMPLES
+from tests.ingest.conftest import parse_bytes, parse_file, rejection
 
 ESXTOP = SAMPLES / "esxtop"
 BIG = "rach-sharp_esxtopd__esxtop-data.csv"
@@ -30,12 +31,11 @@ UTC = dt.UTC
 
 
 def _parse_sample(name: str) -> Parsed:
-    data, source = source_of(ESXTOP / name)
-    return esxtop.parse(data, source)
+    return parse_file(esxtop, ESXTOP / name)
 
 
 def _parse_bytes(data: bytes, name: str = "capture.csv") -> Parsed:
-    return esxtop.parse(data, source_for(f"/drop/{name}", data))
+    return parse_bytes(esxtop, data, f"/drop/{name}")
 
 
 def _capture(parsed: Parsed) -> esxtop.EsxtopCapture:
@@ -456,11 +456,10 @@ BAD = [
 
 @pytest.mark.parametrize(("data", "location", "reason"), BAD)
 def test_bad_input_raises_parse_error_with_location(data, location, reason):
-    with pytest.raises(ParseError) as caught:
-        _parse_bytes(data, "bad.csv")
-    assert caught.value.path == "/drop/bad.csv"
-    assert caught.value.location == location
-    assert reason in caught.value.reason
+    error = rejection(esxtop, data, source_for("/drop/bad.csv", data))
+    assert error.path == "/drop/bad.csv"
+    assert error.location == location
+    assert reason in error.reason
 
 
 # ---------------------------------------------------------------- generated capture, loader path
@@ -531,7 +530,6 @@ def test_fuzz_regression_cell_that_is_not_utf8_is_a_parse_error() -> None:
     lines = (ESXTOP / name).read_bytes().split(b"\n")
     lines[2] = lines[2].replace(b",", b",\xff", 1)
     data = b"\n".join(lines)
-    with pytest.raises(ParseError) as caught:
-        esxtop.parse(data, source_for(f"/x/{name}", data))
-    assert caught.value.location == "line 2"
-    assert caught.value.reason == "a cell is not UTF-8 text"
+    error = rejection(esxtop, data, source_for(f"/x/{name}", data))
+    assert error.location == "line 2"
+    assert error.reason == "a cell is not UTF-8 text"

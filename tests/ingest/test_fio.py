@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ingest.parsers import fio
+from ingest.parsers._common import fio_read_random_pct
 from ingest.records import ParseError, RunState
 from ingest.sources import source_for
 from tests.conftest import SAMPLES, source_of
@@ -400,21 +401,64 @@ def test_fio_job_file_is_not_fio_output():
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "kb_base", "expected"),
     [
-        ("4k", 4096),
-        ("4K", 4096),
-        ("4KiB", 4096),
-        ("1m", 1048576),
-        ("4096", 4096),
-        ("4", 4),
-        ("4k,64k", 4096),
-        ("1024KiB", 1048576),
-        ("nonsense", None),
+        ("4k", 1024, 4096),
+        ("4K", 1024, 4096),
+        ("4kb", 1024, 4096),
+        ("4kB", 1024, 4096),
+        # fio's default kb_base=1024 reads the IEC-looking suffixes as powers of 1000 (HOWTO
+        # "Parameter types": "the unit prefixes are opposite from those specified in the SI
+        # and IEC 80000-13 standards"; parse.c __get_mult_bytes)...
+        ("4KiB", 1024, 4000),
+        ("1024KiB", 1024, 1024000),
+        ("1MiB", 1024, 1000000),
+        # ...and kb_base=1000 turns both around.
+        ("4KiB", 1000, 4096),
+        ("1024KiB", 1000, 1048576),
+        ("4k", 1000, 4000),
+        ("1m", 1024, 1048576),
+        ("1g", 1024, 1073741824),
+        ("4096", 1024, 4096),
+        ("4", 1024, 4),
+        ("0x1000", 1024, 4096),
+        ("4k,64k", 1024, 4096),
+        ("1k-4k", 1024, 1024),
+        ("100%", 1024, None),
+        ("nonsense", 1024, None),
     ],
 )
-def test_parse_size_bytes(text, expected):
-    assert fio.parse_size_bytes(text) == expected
+def test_parse_size_bytes(text, kb_base, expected):
+    assert fio.parse_size_bytes(text, kb_base) == expected
+
+
+@pytest.mark.parametrize(
+    ("rw", "mix", "expected"),
+    [
+        ("read", {}, (100, 0)),
+        ("write", {}, (0, 0)),
+        ("randread", {}, (100, 100)),
+        ("randwrite", {}, (0, 100)),
+        ("rw", {}, (50, 0)),
+        ("readwrite", {"rwmixread": 70}, (70, 0)),
+        ("randrw", {"rwmixread": 70}, (70, 100)),
+        ("randrw", {"rwmixwrite": 30}, (70, 100)),
+        ("randrw", {"rwmixread": 70, "rwmixwrite": 40}, (70, 100)),
+        ("randrw", {"rwmixread": 70, "rwmixwrite": 40, "rwmixwrite_given_last": True}, (60, 100)),
+        ("randrw", {"percentage_random": 25}, (50, 25)),
+        ("rw", {"percentage_random": 25}, (50, 0)),  # only random modes read it
+        ("randread:8", {}, (100, 100)),
+        ("randread", {"rwmixread": 70}, (100, 100)),  # a pure mode ignores the mix
+        ("trim", {}, (0, 0)),
+        ("randtrim", {}, (0, 100)),
+        ("trimwrite", {}, (0, 0)),
+        ("randtrimwrite", {}, (0, 100)),
+        (None, {}, (100, 0)),  # fio's default rw=read
+        ("sideways", {}, (None, None)),
+    ],
+)
+def test_fio_read_random_pct_follows_fio_rw_rules(rw, mix, expected):
+    assert fio_read_random_pct(rw, **mix) == expected
 
 
 # ------------------------------------------------- fresh output from real fio

@@ -1,6 +1,6 @@
 """HCIBench parser: case names, -res.txt layouts, parameter/config/resource files, bad input.
 
-The results tree in tests/fixtures/hcibench/results is written by make_fixtures.py with
+The results tree in tests/fixtures/hcibench/results is written by synth/fixtures/hcibench.py with
 HCIBench's own arithmetic from real fio runs and Vdbench-format outputs; the numbers asserted
 here were read off those files (and, for the cross-checks, recomputed from the per-VM files).
 """
@@ -14,13 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from ingest.hcibench_context import hcibench_case_of
 from ingest.parsers import hcibench, vdbench
+from ingest.parsers._common import half_unit_of_last_digit
+from ingest.parsers.hcibench.case_folder import hcibench_case_of
 from ingest.records import ParseError
 from ingest.registry import detect_format
 from ingest.sources import source_for
 from ingest.tables import to_arrow
 from tests.conftest import FIXTURES, source_of
+from tests.ingest.conftest import assert_fields
 
 RESULTS = FIXTURES / "hcibench" / "results"
 INVALID = FIXTURES / "hcibench" / "invalid"
@@ -41,15 +43,6 @@ def _parse(path: Path, case: Path | None = None):
     for table, rows in parsed.tables.items():  # rows fit their declared schema
         assert to_arrow(hcibench.TABLES[table], rows).num_rows == len(rows)
     return parsed
-
-
-def _fields(row, expected: dict) -> None:
-    for key, value in expected.items():
-        actual = getattr(row, key)
-        if isinstance(value, float):
-            assert actual == pytest.approx(value), key
-        else:
-            assert actual == value, key
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,7 +126,7 @@ def test_parse_case_name(name: str, expected: dict | None) -> None:
         assert result is None
     else:
         assert result is not None
-        _fields(result, expected)
+        assert_fields(result, expected)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -270,9 +263,9 @@ def test_res_txt(path: Path, case: dict, block: dict, unfinished: list) -> None:
     # GIVEN a summary beside its case folder (or alone) WHEN parsed THEN its numbers as printed
     parsed = _parse(path, path.with_name(path.name.removesuffix("-res.txt")))
     (case_row,) = parsed.tables["hcibench_cases"]
-    _fields(case_row, case)
+    assert_fields(case_row, case)
     (block_row,) = parsed.tables["hcibench_summary_blocks"]
-    _fields(block_row, block)
+    assert_fields(block_row, block)
     assert [
         (u.vm_name, u.reason, u.block_index) for u in parsed.tables["hcibench_unfinished_vms"]
     ] == unfinished
@@ -393,8 +386,9 @@ def test_fio_summary_matches_per_vm_files(case: Path) -> None:
         block.throughput_mib_per_s == sum(j["read"]["bw"] + j["write"]["bw"] for j in jobs) // 1024
     )
     r_lat = sum(j["read"]["lat_ns"]["mean"] for j in jobs) / len(jobs) / 1e6
+    printed = f"{block.read_latency_ms_vm_avg:.{block.latency_decimals}f}"
     assert block.read_latency_ms_vm_avg == pytest.approx(
-        r_lat, abs=0.5 * 10**-block.latency_decimals
+        r_lat, abs=half_unit_of_last_digit(printed)
     )
 
 
@@ -425,7 +419,7 @@ def test_fio_param_file_real_sample(samples: Path) -> None:
     )
     parsed = _parse(path)
     (params,) = parsed.tables["hcibench_params"]
-    _fields(
+    assert_fields(
         params,
         {
             "tool": "fio",
@@ -451,7 +445,7 @@ def test_fio_param_file_real_sample(samples: Path) -> None:
 
 def test_fio_cfg_in_case() -> None:
     (params,) = _parse(FIO28 / "fio.cfg", FIO28).tables["hcibench_params"]
-    _fields(
+    assert_fields(
         params,
         {
             "case_name": FIO28.name,
@@ -470,7 +464,7 @@ def test_fio_cfg_in_case() -> None:
 
 def test_vdbench_cfg_in_case() -> None:
     (params,) = _parse(VDB25 / "vdbench.cfg", VDB25).tables["hcibench_params"]
-    _fields(
+    assert_fields(
         params,
         {
             "tool": "vdbench",
@@ -543,7 +537,7 @@ def test_settings_secrets_at_any_depth() -> None:
 def test_vsan_cfg() -> None:
     parsed = _parse(VDB28 / "vsan.cfg", VDB28)
     (store,) = parsed.tables["hcibench_vsan_datastores"]
-    _fields(
+    assert_fields(
         store,
         {
             "datastore_name": "vsanDatastore",

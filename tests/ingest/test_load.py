@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from ingest.__main__ import main
-from ingest.hcibench_context import hcibench_case_of
+from ingest.parsers.hcibench.case_folder import hcibench_case_of
 from tests.conftest import SAMPLES
 
 FIO = SAMPLES / "fio"

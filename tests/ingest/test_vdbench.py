@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from ingest.parsers import vdbench
-from ingest.records import ParseError, RunState, SourceFile
+from ingest.records import RunState, SourceFile
 from ingest.registry import detect_format
 from ingest.sources import source_for
 from ingest.tables import to_arrow
-from tests.conftest import FIXTURES, SAMPLES, source_of
+from tests.conftest import FIXTURES, SAMPLES
+from tests.ingest.conftest import assert_fields, assert_rejected, cases, parse_file, rejection
 
 VDB = SAMPLES / "vdbench"
 FIXTURE_DIR = FIXTURES / "vdbench"
@@ -352,17 +353,7 @@ REAL = [
 
 
 def _parse(path: Path, hcibench_case: str | None = None):
-    data, source = source_of(path, hcibench_case=hcibench_case)
-    return vdbench.parse(data, source)
-
-
-def _assert_fields(row, expected: dict) -> None:
-    for key, value in expected.items():
-        actual = getattr(row, key)
-        if isinstance(value, float):
-            assert actual == pytest.approx(value), key
-        else:
-            assert actual == value, key
+    return parse_file(vdbench, path, hcibench_case=hcibench_case)
 
 
 def test_every_sample_is_classified(samples: Path) -> None:
@@ -378,10 +369,10 @@ def test_real_samples(name: str, output: dict, run_index: int, run: dict) -> Non
     assert detect_format(data[:65536], name) == "vdbench"
     parsed = _parse(VDB / name)
     (out,) = parsed.tables["vdbench_outputs"]
-    _assert_fields(out, output)
+    assert_fields(out, output)
     runs = parsed.tables["vdbench_runs"]
     assert [r.run_index for r in runs] == list(range(len(runs)))
-    _assert_fields(runs[run_index], run)
+    assert_fields(runs[run_index], run)
     for table, rows in parsed.tables.items():  # the rows fit their declared schema
         assert to_arrow(vdbench.TABLES[table], rows).num_rows == len(rows)
 
@@ -439,7 +430,7 @@ def test_glued_avg_label_50406() -> None:
     )
     assert out.vdbench_build_text == "Wed July 20 15:49:52 MDT 2016"
     (run,) = parsed.tables["vdbench_runs"]
-    _assert_fields(
+    assert_fields(
         run,
         {
             "rd_name": "rd1",
@@ -520,42 +511,34 @@ def test_hcibench_worker_stdout(
 
 @pytest.mark.parametrize(
     ("name", "location", "reason"),
-    [
-        pytest.param("layout_change.txt", "line 11", "column layout changed", id="layout-change"),
-        pytest.param(
-            "nonnumeric_avg.txt", "line 9", "malformed Vdbench totals line", id="non-numeric-avg"
-        ),
-        pytest.param(
+    cases(
+        ("layout-change", "layout_change.txt", "line 11", "column layout changed"),
+        ("non-numeric-avg", "nonnumeric_avg.txt", "line 9", "malformed Vdbench totals line"),
+        (
+            "interval-before-rd",
             "interval_before_rd.txt",
             "line 5",
             "before any 'Starting RD=' line",
-            id="interval-before-rd",
         ),
-        pytest.param(
+        (
+            "version-mismatch",
             "version_mismatch.txt",
             "line 7",
             "vdbench50407 prints the 50407 column layout",
-            id="version-mismatch",
         ),
-        pytest.param("truncated_interval.txt", "line 8", "found 9", id="short-line-with-newline"),
-        pytest.param(
-            "flatfile_short_row.html", "line 49", "expected 34 columns", id="flatfile-short-row"
-        ),
-    ],
+        ("short-line-with-newline", "truncated_interval.txt", "line 8", "found 9"),
+        ("flatfile-short-row", "flatfile_short_row.html", "line 49", "expected 34 columns"),
+    ),
 )
 def test_invalid(name: str, location: str, reason: str) -> None:
-    with pytest.raises(ParseError) as error:
-        _parse(FIXTURE_DIR / "invalid" / name)
-    assert error.value.location == location
-    assert reason in error.value.reason
+    assert_rejected(vdbench, FIXTURE_DIR / "invalid" / name, location, reason)
 
 
 def test_version_banner_without_runs_is_rejected() -> None:
     data = b"Vdbench distribution: vdbench50407 Tue June 05  9:49:29 MDT 2018\n"
     assert vdbench.detect(data, "vm.txt")
-    with pytest.raises(ParseError) as error:
-        vdbench.parse(data, source_of_bytes(data))
-    assert (error.value.location, error.value.reason) == (
+    error = rejection(vdbench, data, source_of_bytes(data))
+    assert (error.location, error.reason) == (
         "end of file",
         "no 'Starting RD=' line: not a Vdbench run report",
     )
@@ -601,7 +584,7 @@ def test_golden(expected_path: Path) -> None:
     parsed = _parse(data_path)
     for table, rows in expected["rows"].items():
         for index, fields in rows.items():
-            _assert_fields(parsed.tables[table][int(index)], fields)
+            assert_fields(parsed.tables[table][int(index)], fields)
     assert {t: len(r) for t, r in parsed.tables.items()} == expected["row_counts"]
     assert parsed.notes == expected.get("notes", [])
 
@@ -637,7 +620,6 @@ def test_fuzz_regression_infinite_whole_number_is_a_parse_error() -> None:
     # OverflowError)
     name = "masakioui_vdb_oceanstor__vdbench50407_38RDs_cpu_cols__flatfile.html"
     data = (VDB / name).read_bytes().replace(b" 309.8125 16384 ", b" 309.8125 1e400 ", 1)
-    with pytest.raises(ParseError) as caught:
-        vdbench.parse(data, source_for(f"/x/{name}", data))
-    assert caught.value.location == "line 348"
-    assert caught.value.reason == "column 'bytes/io': '1e400' is not a whole number"
+    error = rejection(vdbench, data, source_for(f"/x/{name}", data))
+    assert error.location == "line 348"
+    assert error.reason == "column 'bytes/io': '1e400' is not a whole number"

@@ -11,8 +11,8 @@ import datetime as dt
 import pytest
 
 from ingest.parsers import vsan_capacity
-from ingest.records import ParseError
-from tests.conftest import FIXTURES, SAMPLES, source_of
+from tests.conftest import FIXTURES, SAMPLES
+from tests.ingest.conftest import assert_rejected, cases, parse_file
 
 GENERATED = SAMPLES / "vsan_capacity" / "generated-locally"
 OSA = "pyvmomi-9.1.1.0__VsanSpaceUsage_osa_dedup__"
@@ -22,8 +22,7 @@ TIB = 1024**4
 
 
 def _parse(path):
-    data, source = source_of(path)
-    return vsan_capacity.parse(data, source)
+    return parse_file(vsan_capacity, path)
 
 
 @pytest.mark.parametrize(
@@ -123,29 +122,21 @@ def test_ratio_tolerance_is_half_the_last_printed_digit(text, tolerance):
     assert vsan_capacity.ratio_tolerance(text) == pytest.approx(tolerance)
 
 
+_BAD_BYTES = "expected a byte count, got 'lots'"
+
+
 @pytest.mark.parametrize(
     ("name", "location", "reason"),
-    [
-        pytest.param("unknown_key.yaml", "line 3", "unknown key 'colour'", id="unknown-key"),
-        pytest.param("wrong_type.yaml", "line 2", "used_after: expected a number > 0", id="type"),
-        pytest.param(
-            "missing_field.yaml", "line 1", "missing required key(s): captured_at", id="missing"
-        ),
-        pytest.param("bad_unit.yaml", "line 3", "unit: expected one of B, KB", id="unit"),
-        pytest.param(
-            "bad_bytes.json",
-            "$.efficientCapacity.logicalCapacityUsed",
-            "expected a byte count, got 'lots'",
-            id="json-type",
-        ),
-    ],
+    cases(
+        ("unknown-key", "unknown_key.yaml", "line 3", "unknown key 'colour'"),
+        ("type", "wrong_type.yaml", "line 2", "used_after: expected a number > 0"),
+        ("missing", "missing_field.yaml", "line 1", "missing required key(s): captured_at"),
+        ("unit", "bad_unit.yaml", "line 3", "unit: expected one of B, KB"),
+        ("json-type", "bad_bytes.json", "$.efficientCapacity.logicalCapacityUsed", _BAD_BYTES),
+    ),
 )
 def test_bad_input_is_rejected_with_location(name, location, reason):
-    data, source = source_of(FIXTURE_DIR / "invalid" / name)
-    with pytest.raises(ParseError) as err:
-        vsan_capacity.parse(data, source)
-    assert err.value.location == location
-    assert reason in err.value.reason
+    assert_rejected(vsan_capacity, FIXTURE_DIR / "invalid" / name, location, reason)
 
 
 def test_detect():

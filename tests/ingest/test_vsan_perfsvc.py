@@ -12,8 +12,8 @@ import datetime as dt
 import pytest
 
 from ingest.parsers import vsan_perfsvc
-from ingest.records import ParseError
 from tests.conftest import FIXTURES, SAMPLES, source_of
+from tests.ingest.conftest import assert_rejected, cases, parse_file, rejection
 
 GENERATED = SAMPLES / "vsan_perfsvc" / "generated-locally"
 JSON_SAMPLE = GENERATED / "pyvmomi-9.1.1.0__VsanPerfEntityMetricCSV_array__VmomiJSONEncoder.json"
@@ -24,8 +24,7 @@ HOST = "5f60e727-3b12-e650-9fe0-b47af135162a"
 
 
 def _rows(path):
-    data, source = source_of(path)
-    parsed = vsan_perfsvc.parse(data, source)
+    parsed = parse_file(vsan_perfsvc, path)
     return parsed, parsed.tables["vsan_perfsvc_samples"]
 
 
@@ -148,24 +147,20 @@ def test_detect_claims_no_tool_output_sample():
 
 @pytest.mark.parametrize(
     ("name", "location", "reason"),
-    [
-        pytest.param(
-            "values_count.txt", "line 2", "iopsRead: 3 values for 4 timestamps", id="count"
-        ),
-        pytest.param(
+    cases(
+        ("count", "values_count.txt", "line 2", "iopsRead: 3 values for 4 timestamps"),
+        (
+            "timestamp",
             "bad_sampleinfo.json",
             "$[0].sampleInfo",
             "bad sampleInfo timestamp '08/06/2026 12:05'",
-            id="timestamp",
         ),
-        pytest.param("bad_time.csv", "line 3", "unrecognised Time 'yesterday'", id="powercli-time"),
-    ],
+        ("powercli-time", "bad_time.csv", "line 3", "unrecognised Time 'yesterday'"),
+    ),
 )
 def test_bad_input_is_rejected_with_location(name, location, reason):
-    data, source = source_of(FIXTURE_DIR / "invalid" / name)
-    with pytest.raises(ParseError) as err:
-        vsan_perfsvc.parse(data, source)
-    assert (err.value.location, err.value.reason) == (location, reason)
+    error = assert_rejected(vsan_perfsvc, FIXTURE_DIR / "invalid" / name, location, reason)
+    assert error.reason == reason
 
 
 def test_fuzz_regression_infinite_collect_interval_is_a_parse_error() -> None:
@@ -174,11 +169,9 @@ def test_fuzz_regression_infinite_collect_interval_is_a_parse_error() -> None:
     data = JSON_SAMPLE.read_bytes().replace(
         b'"metricsCollectInterval": 300', b'"metricsCollectInterval": 1e999', 1
     )
-    _, source = source_of(JSON_SAMPLE)
-    with pytest.raises(ParseError) as caught:
-        vsan_perfsvc.parse(data, source)
-    assert caught.value.location == "$[0].value[0]"
-    assert caught.value.reason == "bad metricsCollectInterval inf"
+    error = rejection(vsan_perfsvc, data, source_of(JSON_SAMPLE)[1])
+    assert error.location == "$[0].value[0]"
+    assert error.reason == "bad metricsCollectInterval inf"
 
 
 def test_fuzz_regression_csv_field_over_the_csv_limit_is_a_parse_error() -> None:
@@ -188,8 +181,6 @@ def test_fuzz_regression_csv_field_over_the_csv_limit_is_a_parse_error() -> None
     lines = path.read_bytes().split(b"\n")
     lines[2] = b'"' + lines[2] + b"x" * 200_000
     data = b"\n".join(lines)
-    _, source = source_of(path)
-    with pytest.raises(ParseError) as caught:
-        vsan_perfsvc.parse(data, source)
-    assert caught.value.location == "line 3"
-    assert caught.value.reason == "bad CSV: field larger than field limit (131072)"
+    error = rejection(vsan_perfsvc, data, source_of(path)[1])
+    assert error.location == "line 3"
+    assert error.reason == "bad CSV: field larger than field limit (131072)"

@@ -13,7 +13,7 @@ import resource
 import sys
 from pathlib import Path
 
-from ingest.load import collect
+from ingest.triage import collect
 from ingest.walk import Refused
 
 

@@ -26,7 +26,7 @@ def main() -> None:
     reads, failures, seen = 0, [], set()
     while not stop.exists():
         try:
-            frame = db.read_df(db.warehouse_path(), QUERY)
+            frame = db.read(db.reading_path(), QUERY)
             seen.add((int(frame["files"][0]), int(frame["marts"][0])))
             reads += 1
         except Exception as exc:  # every failure counts; the test wants zero

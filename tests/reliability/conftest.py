@@ -20,13 +20,11 @@ REJECTED_SAMPLES = ("fioplot__no_json_only_errors__randread-1-1.json",)
 
 
 def ingest_env(db: Path, **extra: str) -> dict[str, str]:
+    """The environment of a child process: no PERF_ setting of ours leaks in but `db`.
+
+    No PYTHONPATH: the project is installed (editable) and the children run from REPO."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PERF_")}
-    env.update(
-        PERF_DUCKDB_PATH=str(db),
-        DBT_SEND_ANONYMOUS_USAGE_STATS="false",
-        PYTHONPATH=str(REPO),
-        **extra,
-    )
+    env.update(PERF_DUCKDB_PATH=str(db), DBT_SEND_ANONYMOUS_USAGE_STATS="false", **extra)
     return env
 
 
@@ -55,35 +53,27 @@ def copy_corpus(dest: Path, *folders: str) -> Path:
 
 def rows_by_path(db: Path) -> dict[tuple[str, str], int]:
     """(raw table, source path) -> row count, over every raw table with `_source_file_id`."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        tables = [
-            t
-            for (t,) in con.execute(
-                "select table_name from information_schema.columns "
-                "where table_schema = 'raw' and column_name = '_source_file_id'"
-            ).fetchall()
-        ]
-        counts: dict[tuple[str, str], int] = {}
-        for table in tables:
+    with duckdb.connect(str(db), read_only=True) as con:
+        tables = con.execute(
+            "select table_name from information_schema.columns "
+            "where table_schema = 'raw' and column_name = '_source_file_id'"
+        ).fetchall()
+        return {
+            (table, path): n
+            for (table,) in tables
             for path, n in con.execute(
                 f"select s.path, count(*) from raw.{table} as t join raw.source_files as s "
                 "on s.source_file_id = t._source_file_id group by s.path"
-            ).fetchall():
-                counts[(table, path)] = n
-        return counts
-    finally:
-        con.close()
+            ).fetchall()
+        }
+
+
+def query(db: Path, sql: str) -> list[tuple]:
+    """The rows of one read-only query (a connection of its own, closed at once)."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(sql).fetchall()
 
 
 def loaded_paths(db: Path) -> list[str]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return [
-            p
-            for (p,) in con.execute(
-                "select path from raw.source_files order by source_file_id"
-            ).fetchall()
-        ]
-    finally:
-        con.close()
+    rows = query(db, "select path from raw.source_files order by source_file_id")
+    return [path for (path,) in rows]

@@ -29,7 +29,7 @@ def _expand(path: Path, **limits: int) -> dict:
     done = subprocess.run(
         [sys.executable, "-m", "tests.reliability._expand", str(path)],
         cwd=REPO,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), **env_limits},
+        env={"PATH": "/usr/bin:/bin", **env_limits},
         capture_output=True,
         text=True,
         timeout=240,

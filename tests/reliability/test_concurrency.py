@@ -1,7 +1,7 @@
 """The dashboard keeps answering while loads and builds run, and writers never fail because
 of the dashboard or of each other.
 
-Design (ingest/publish.py): writers take the advisory lock `<db>.lock` and wait for each
+Design (warehouse.py): writers take the advisory lock `<db>.lock` and wait for each
 other; after each step they publish `<db stem>.serving.duckdb` by atomic rename; the
 dashboard (app/lib/db.py) only ever opens that snapshot read-only.
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.publish import serving_path
 from tests.conftest import REPO
 from tests.reliability.conftest import copy_corpus, ingest_env, loaded_paths, run_ingest
+from warehouse import serving_path
 
 # A real dbt build, trimmed to the main mart and what it is built from (tests whose parents
 # are not all selected are left out, or they would fail on models this build skips).
@@ -92,7 +92,7 @@ def test_second_writer_waits_for_the_lock_instead_of_failing(tmp_path: Path) -> 
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from ingest.locking import writer_lock\n"
+            "import sys, time; from pathlib import Path; from warehouse import writer_lock\n"
             f"with writer_lock(Path({str(db)!r})):\n"
             "    print('held', flush=True); time.sleep(2)",
         ],

@@ -3,7 +3,7 @@
 After each kill the warehouse opens, holds a prefix of the files in load order with each
 file complete (its row counts per raw table equal a clean load's) or absent, and a re-run
 completes the load to exactly the clean load's counts. Kill points come from the
-`PERF_INGEST_KILL=<stage>:<n>` hook (ingest/faults.py) plus kills at wall-clock times.
+`PERF_INGEST_KILL=<stage>:<n>` hook (`warehouse.kill_point`) plus kills at wall-clock times.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.publish import serving_path
 from tests.conftest import REPO
 from tests.reliability.conftest import (
     copy_corpus,
@@ -26,6 +25,7 @@ from tests.reliability.conftest import (
     rows_by_path,
     run_ingest,
 )
+from warehouse import serving_path
 
 KILLED = -signal.SIGKILL
 
@@ -69,43 +69,36 @@ def _assert_rerun_completes(db: Path, corpus: Path, clean: tuple[list[str], dict
 
 
 @pytest.mark.parametrize(
-    ("kill_at", "files_present"),
+    ("kill_at", "batch_files", "files_present"),
     [
-        pytest.param("before_commit:1", 0, id="first-file-uncommitted"),
-        pytest.param("after_commit:1", 1, id="first-file-committed"),
-        pytest.param("before_commit:5", 4, id="fifth-file-uncommitted"),
-        pytest.param("after_commit:8", 8, id="eighth-file-committed"),
-        pytest.param("before_commit:12", 11, id="twelfth-file-uncommitted"),
+        # One file per transaction, so the n-th commit is the n-th file.
+        pytest.param("before_commit:1", 1, 0, id="first-file-uncommitted"),
+        pytest.param("after_commit:1", 1, 1, id="first-file-committed"),
+        pytest.param("before_commit:5", 1, 4, id="fifth-file-uncommitted"),
+        pytest.param("after_commit:8", 1, 8, id="eighth-file-committed"),
+        pytest.param("before_commit:12", 1, 11, id="twelfth-file-uncommitted"),
+        # Batched writes (several files per transaction): a kill loses at most the batch
+        # being written, and every file present is whole.
+        pytest.param("before_commit:2", 4, 4, id="second-batch-uncommitted"),
+        pytest.param("after_commit:2", 4, 8, id="second-batch-committed"),
     ],
 )
 def test_kill_mid_load_keeps_whole_files_and_rerun_completes(
-    tmp_path: Path, corpus: Path, clean: tuple[list[str], dict], kill_at: str, files_present: int
+    tmp_path: Path,
+    corpus: Path,
+    clean: tuple[list[str], dict],
+    kill_at: str,
+    batch_files: int,
+    files_present: int,
 ) -> None:
     db = tmp_path / "w.duckdb"
-    # One file per transaction, so the n-th commit is the n-th file.
     killed = run_ingest(
-        db, "load", str(corpus), "--quiet", PERF_INGEST_KILL=kill_at, PERF_INGEST_BATCH_FILES="1"
-    )
-    assert killed.returncode == KILLED, killed.stdout + killed.stderr
-    assert len(_assert_prefix_of_clean(db, clean)) == files_present
-    _assert_rerun_completes(db, corpus, clean)
-
-
-@pytest.mark.parametrize(
-    ("kill_at", "files_present"),
-    [
-        pytest.param("before_commit:2", 4, id="second-batch-uncommitted"),
-        pytest.param("after_commit:2", 8, id="second-batch-committed"),
-    ],
-)
-def test_kill_between_batches_keeps_whole_batches(
-    tmp_path: Path, corpus: Path, clean: tuple[list[str], dict], kill_at: str, files_present: int
-) -> None:
-    """Batched writes (several files per transaction): a kill loses at most the
-    batch being written, and every file present is whole."""
-    db = tmp_path / "w.duckdb"
-    killed = run_ingest(
-        db, "load", str(corpus), "--quiet", PERF_INGEST_KILL=kill_at, PERF_INGEST_BATCH_FILES="4"
+        db,
+        "load",
+        str(corpus),
+        "--quiet",
+        PERF_INGEST_KILL=kill_at,
+        PERF_INGEST_BATCH_FILES=str(batch_files),
     )
     assert killed.returncode == KILLED, killed.stdout + killed.stderr
     assert len(_assert_prefix_of_clean(db, clean)) == files_present

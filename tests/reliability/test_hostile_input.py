@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.fuzz_parsers import load_seeds, mutate, run_case
-from ingest.load import LabelResolver, load_member
+from ingest.label_resolver import LabelResolver
 from ingest.registry import PARSERS
+from ingest.triage import load_member
 from ingest.walk import Member
 from tests.conftest import REPO
 
@@ -99,7 +100,7 @@ def test_deep_nesting_is_a_clean_rejection(tmp_path: Path, name: str, data: byte
     data = data + b"]" * DEPTH + b"}"
     _assert_clean(data, name)
     outcome = load_member(
-        _NullWarehouse(), Member(f"/deep/{name}", len(data), lambda: data), LabelResolver({}), set()
+        _NullWriter(), Member(f"/deep/{name}", len(data), lambda: data), LabelResolver({}), set()
     )
     # THEN the loader rejects it with its own reason, not "parser failed unexpectedly"
     assert outcome.status == "rejected"
@@ -107,8 +108,8 @@ def test_deep_nesting_is_a_clean_rejection(tmp_path: Path, name: str, data: byte
     assert outcome.reason
 
 
-class _NullWarehouse:
-    """Enough of Warehouse for a file that never reaches the write."""
+class _NullWriter:
+    """Enough of the raw writer for a file that never reaches the write."""
 
     def find_same_content(self, sha256: str, case: str | None) -> list:
         return []

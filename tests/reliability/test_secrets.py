@@ -11,9 +11,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ingest.publish import serving_path
 from tests.conftest import FIXTURES
-from tests.reliability.conftest import run_ingest
+from tests.reliability.conftest import query, run_ingest
+from warehouse import serving_path
 
 CASE = "fio-2vmdk-100ws-4k-50rdpct-100randompct-2threads-1700000000"
 SECRETS = (
@@ -61,8 +61,7 @@ vm_prefix: '{CANARY}'
 
 def _text_hits(db: Path, needle: str) -> list[str]:
     """`schema.table.column` of every value containing `needle`, every column cast to text."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
+    with duckdb.connect(str(db), read_only=True) as con:
         columns = con.execute(
             "select table_schema, table_name, column_name from information_schema.columns "
             "where table_catalog = current_database() "
@@ -78,8 +77,6 @@ def _text_hits(db: Path, needle: str) -> list[str]:
             if n:
                 hits.append(f"{schema}.{table}.{column}")
         return hits
-    finally:
-        con.close()
 
 
 @pytest.fixture(scope="module")
@@ -98,15 +95,12 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_both_settings_files_were_loaded_with_secrets_redacted(loaded: Path) -> None:
-    con = duckdb.connect(str(loaded), read_only=True)
-    try:
-        rows = con.execute(
-            "select s.name, h.setting_key, h.value_json, h.is_redacted "
-            "from raw.hcibench_settings as h join raw.source_files as s "
-            "on s.source_file_id = h._source_file_id order by 1, 2"
-        ).fetchall()
-    finally:
-        con.close()
+    rows = query(
+        loaded,
+        "select s.name, h.setting_key, h.value_json, h.is_redacted "
+        "from raw.hcibench_settings as h join raw.source_files as s "
+        "on s.source_file_id = h._source_file_id order by 1, 2",
+    )
     by_file: dict[str, dict[str, tuple]] = {}
     for name, key, value, redacted in rows:
         by_file.setdefault(name, {})[key] = (value, redacted)

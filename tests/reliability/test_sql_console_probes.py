@@ -58,4 +58,4 @@ def test_probe_is_refused(warehouse: Path, sql: str, reason: str) -> None:
 
 
 def test_a_plain_select_still_runs(warehouse: Path) -> None:
-    assert run_query(warehouse, "select a from marts.t").frame["a"].tolist() == [1]
+    assert run_query(warehouse, "select a from marts.t").frame["a"].to_list() == [1]

@@ -20,10 +20,7 @@ usage_assigned_to_cases as (
 
     select
         stg_hcibench__resource_usage.*,
-        coalesce(
-            stg_ingest__source_files.hcibench_case,
-            stg_ingest__source_files.source_folder
-        ) as result_group
+        {{ case_folder('stg_ingest__source_files') }} as result_group
 
     from stg_hcibench__resource_usage
     inner join stg_ingest__source_files

@@ -26,19 +26,9 @@ jobs_assigned_to_results as (
     select
         stg_fio__jobs.*,
         stg_ingest__source_files.source_path,
-        -- CONTRACT.md section 3: with result_per = folder every output of
-        -- one test (same workload_key) in a folder, or HCIBench test case,
-        -- forms one result; with result_per = file each file does.
-        case
-            when stg_ingest__source_files.result_per = 'folder'
-                then
-                    coalesce(
-                        stg_ingest__source_files.hcibench_case,
-                        stg_ingest__source_files.source_folder
-                    )
-            else stg_ingest__source_files.source_path
-        end as result_group,
-        concat('fio::', result_group, '::', stg_fio__jobs.workload_key)
+        -- one test of a file or folder: its workload_key
+        {{ result_group('stg_ingest__source_files') }} as result_group,
+        {{ result_key('fio', 'result_group', ['stg_fio__jobs.workload_key']) }}
             as result_key
 
     from stg_fio__jobs
@@ -53,7 +43,7 @@ directions_joined_to_jobs as (
 
     select
         -- identifiers
-        md5(jobs_assigned_to_results.result_key) as result_id,
+        {{ result_id('jobs_assigned_to_results.result_key') }} as result_id,
         jobs_assigned_to_results.result_key,
         jobs_assigned_to_results.result_group,
         jobs_assigned_to_results.fio_job_id,

@@ -19,17 +19,9 @@ results_aggregated as (
 
         -- dimensions: NULL when the outputs disagree (a stonewall group
         -- mixing workloads)
-        case
-            when min(read_pct) = max(read_pct) then min(read_pct)
-        end as read_pct,
-        case
-            when min(random_pct) = max(random_pct) then min(random_pct)
-        end as random_pct,
-        case
-            when
-                min(block_size_bytes) = max(block_size_bytes)
-                then min(block_size_bytes)
-        end as block_size_bytes,
+        {{ agreed_value('read_pct') }} as read_pct,
+        {{ agreed_value('random_pct') }} as random_pct,
+        {{ agreed_value('block_size_bytes') }} as block_size_bytes,
         max(iodepth) as outstanding_io,
         count(distinct output_key) as vm_count,
         count(distinct source_file_id) as source_file_count,
@@ -41,33 +33,17 @@ results_aggregated as (
         sum(throughput_mb_s) as throughput_mb_s,
         sum(total_ios) as total_ios,
         sum(io_bytes) as io_bytes,
-        sum(completion_latency_mean_ms * total_ios)
-        / nullif(
-            sum(total_ios) filter (
-                where completion_latency_mean_ms is not null
-            ),
-            0
-        ) as avg_latency_ms,
-        sum(completion_latency_mean_ms * total_ios) filter (
-            where direction = 'read'
-        )
-        / nullif(
-            sum(total_ios) filter (
-                where direction = 'read'
-                and completion_latency_mean_ms is not null
-            ),
-            0
-        ) as read_latency_ms,
-        sum(completion_latency_mean_ms * total_ios) filter (
-            where direction = 'write'
-        )
-        / nullif(
-            sum(total_ios) filter (
-                where direction = 'write'
-                and completion_latency_mean_ms is not null
-            ),
-            0
-        ) as write_latency_ms,
+        {{ weighted_mean(
+            'completion_latency_mean_ms',
+            'total_ios'
+        ) }} as avg_latency_ms,
+        {%- for direction in ['read', 'write'] %}
+            {{ weighted_mean(
+                'completion_latency_mean_ms',
+                'total_ios',
+                "direction = '" ~ direction ~ "'"
+            ) }} as {{ direction }}_latency_ms,
+        {%- endfor %}
 
         -- timestamps
         min(started_at) as started_at,

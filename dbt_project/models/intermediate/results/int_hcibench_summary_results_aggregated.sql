@@ -52,20 +52,11 @@ blocks_assigned_to_results as (
         stg_hcibench__cases.random_pct,
         stg_hcibench__cases.block_size_bytes,
         stg_hcibench__cases.threads_per_disk,
-        coalesce(
-            stg_ingest__source_files.hcibench_case,
-            stg_ingest__source_files.source_folder
-        ) as result_group,
-        concat(
-            'hcibench::',
-            result_group,
-            '::',
-            coalesce(
-                stg_hcibench__summary_blocks.job_name,
-                stg_hcibench__summary_blocks.rd_name,
-                ''
-            )
-        ) as result_key
+        {{ case_folder('stg_ingest__source_files') }} as result_group,
+        {{ result_key('hcibench', 'result_group', [
+            "coalesce(stg_hcibench__summary_blocks.job_name,"
+            ~ " stg_hcibench__summary_blocks.rd_name, '')"
+        ]) }} as result_key
 
     from stg_hcibench__summary_blocks
     inner join stg_ingest__source_files
@@ -95,7 +86,7 @@ results_aggregated as (
 
     select
         -- identifiers
-        md5(result_key) as result_id,
+        {{ result_id('result_key') }} as result_id,
         result_key,
         result_group,
         'hcibench_summary' as source_tool,

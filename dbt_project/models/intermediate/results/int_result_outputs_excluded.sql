@@ -54,10 +54,7 @@ outputs_excluded_counted as (
 summaries_per_case as (
 
     select
-        coalesce(
-            stg_ingest__source_files.hcibench_case,
-            stg_ingest__source_files.source_folder
-        ) as result_group,
+        {{ case_folder('stg_ingest__source_files') }} as result_group,
         sum(stg_hcibench__summary_blocks.iops) as summary_iops,
         sum(stg_hcibench__summary_blocks.throughput_mb_s)
             as summary_throughput_mb_s,

@@ -37,13 +37,9 @@ stg_ingest__source_files as (
 source_files_grouped as (
 
     select
-        source_file_id,
-        source_path,
-        case
-            when result_per = 'folder'
-                then coalesce(hcibench_case, source_folder)
-            else source_path
-        end as result_group
+        stg_ingest__source_files.source_file_id,
+        stg_ingest__source_files.source_path,
+        {{ result_group('stg_ingest__source_files') }} as result_group
 
     from stg_ingest__source_files
 
@@ -62,12 +58,11 @@ fio_outputs_keyed as (
         stg_fio__jobs.host_name,
         cast(null as integer) as output_kind_rank,
         stg_fio__jobs.state = 'ok' as is_finished,
-        concat(
-            'fio::',
-            source_files_grouped.result_group,
-            '::',
-            stg_fio__jobs.workload_key
-        ) as result_key
+        {{ result_key(
+            'fio',
+            'source_files_grouped.result_group',
+            ['stg_fio__jobs.workload_key']
+        ) }} as result_key
 
     from stg_fio__jobs
     inner join source_files_grouped
@@ -88,14 +83,11 @@ vdbench_outputs_keyed as (
         cast(null as varchar) as host_name,
         stg_vdbench__outputs.output_kind_rank,
         stg_vdbench__runs.state = 'ok' as is_finished,
-        concat(
-            'vdbench::',
-            source_files_grouped.result_group,
-            '::',
-            stg_vdbench__runs.run_index,
-            '::',
-            stg_vdbench__runs.rd_name
-        ) as result_key
+        {{ result_key(
+            'vdbench',
+            'source_files_grouped.result_group',
+            ['stg_vdbench__runs.run_index', 'stg_vdbench__runs.rd_name']
+        ) }} as result_key
 
     from stg_vdbench__runs
     inner join source_files_grouped
@@ -120,7 +112,7 @@ outputs_unioned as (
 outputs_marked_contributing as (
 
     select
-        md5(result_key) as result_id,
+        {{ result_id('result_key') }} as result_id,
         *,
         is_finished
         and coalesce(output_kind_rank, 0)

@@ -47,23 +47,10 @@ runs_assigned_to_results as (
         stg_vdbench__outputs.output_kind_rank,
         stg_ingest__source_files.result_per,
         stg_ingest__source_files.source_folder,
-        case
-            when stg_ingest__source_files.result_per = 'folder'
-                then
-                    coalesce(
-                        stg_ingest__source_files.hcibench_case,
-                        stg_ingest__source_files.source_folder
-                    )
-            else stg_ingest__source_files.source_path
-        end as result_group,
-        concat(
-            'vdbench::',
-            result_group,
-            '::',
-            stg_vdbench__runs.run_index,
-            '::',
-            stg_vdbench__runs.rd_name
-        ) as result_key
+        {{ result_group('stg_ingest__source_files') }} as result_group,
+        {{ result_key('vdbench', 'result_group', [
+            'stg_vdbench__runs.run_index', 'stg_vdbench__runs.rd_name'
+        ]) }} as result_key
 
     from stg_vdbench__runs
     inner join stg_vdbench__outputs
@@ -113,31 +100,20 @@ results_aggregated as (
 
     select
         -- identifiers
-        md5(result_key) as result_id,
+        {{ result_id('result_key') }} as result_id,
         result_key,
         result_group,
         'vdbench' as source_tool,
         min(source_file_id) as label_source_file_id,
 
         -- dimensions
-        case
-            when
-                min(coalesce(requested_read_pct, read_pct))
-                = max(coalesce(requested_read_pct, read_pct))
-                then
-                    cast(
-                        round(min(coalesce(requested_read_pct, read_pct)))
-                        as integer
-                    )
-        end as read_pct,
-        case
-            when min(requested_seek_pct) = max(requested_seek_pct)
-                then cast(round(min(requested_seek_pct)) as integer)
-        end as random_pct,
-        case
-            when min(run_block_size_bytes) = max(run_block_size_bytes)
-                then min(run_block_size_bytes)
-        end as block_size_bytes,
+        cast(
+            round({{ agreed_value('coalesce(requested_read_pct, read_pct)') }})
+            as integer
+        ) as read_pct,
+        cast(round({{ agreed_value('requested_seek_pct') }}) as integer)
+            as random_pct,
+        {{ agreed_value('run_block_size_bytes') }} as block_size_bytes,
         max(threads) as outstanding_io,
         count(distinct source_file_id) as vm_count,
         count(distinct source_file_id) as source_file_count,
@@ -151,21 +127,16 @@ results_aggregated as (
         sum(throughput_mb_s) as throughput_mb_s,
         cast(null as bigint) as total_ios,
         cast(null as bigint) as io_bytes,
-        sum(avg_latency_ms * iops)
-        / nullif(sum(iops) filter (where avg_latency_ms is not null), 0)
+        {{ weighted_mean('avg_latency_ms', 'iops') }}
             as avg_latency_ms,
-        sum(read_latency_ms * iops * read_pct)
-        / nullif(
-            sum(iops * read_pct) filter (where read_latency_ms is not null),
-            0
-        ) as read_latency_ms,
-        sum(write_latency_ms * iops * (100.0 - read_pct))
-        / nullif(
-            sum(iops * (100.0 - read_pct)) filter (
-                where write_latency_ms is not null
-            ),
-            0
-        ) as write_latency_ms,
+        {{ weighted_mean(
+            'read_latency_ms',
+            'iops * read_pct'
+        ) }} as read_latency_ms,
+        {{ weighted_mean(
+            'write_latency_ms',
+            'iops * (100.0 - read_pct)'
+        ) }} as write_latency_ms,
 
         -- timestamps: Vdbench prints times of day only
         cast(null as timestamptz) as started_at,

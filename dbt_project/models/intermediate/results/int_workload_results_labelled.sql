@@ -60,6 +60,20 @@ results_joined_to_labels as (
             int_workload_results_unioned.label_source_file_id
             = stg_ingest__source_files.source_file_id
 
+),
+
+results_keyed as (
+
+    -- the keys of dim_testbeds and dim_workloads, from the labelled values
+    select
+        *,
+        {{ testbed_id('testbed') }} as testbed_id,
+        {{ workload_id(
+            'read_pct', 'random_pct', 'block_size_bytes', 'outstanding_io'
+        ) }} as workload_id
+
+    from results_joined_to_labels
+
 )
 
-select * from results_joined_to_labels
+select * from results_keyed

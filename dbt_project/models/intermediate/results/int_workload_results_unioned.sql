@@ -48,34 +48,28 @@ fio_results_with_percentiles as (
 
 ),
 
-vdbench_results_with_percentiles as (
+other_results_without_percentiles as (
 
     -- Vdbench totals carry no percentiles (its 95%tile in HCIBench
-    -- summaries is a normal-distribution estimate, not a percentile)
+    -- summaries is a normal-distribution estimate, not a percentile), nor
+    -- do HCIBench summaries (their 95th percentiles are averages over VMs),
+    -- whose latencies are plain averages over VMs too
     select
         *,
         cast(null as double) as p95_latency_ms,
         cast(null as double) as p99_latency_ms,
         'not_reported' as p95_latency_source,
         'not_reported' as p99_latency_source,
-        'io_weighted' as avg_latency_source
+        case source_tool
+            when 'hcibench_summary' then 'hcibench_summary_vm_average'
+            else 'io_weighted'
+        end as avg_latency_source
 
-    from int_vdbench_results_aggregated
-
-),
-
-hcibench_results_with_percentiles as (
-
-    -- HCIBench's 95th percentiles are averages over VMs, not percentiles
-    select
-        *,
-        cast(null as double) as p95_latency_ms,
-        cast(null as double) as p99_latency_ms,
-        'not_reported' as p95_latency_source,
-        'not_reported' as p99_latency_source,
-        'hcibench_summary_vm_average' as avg_latency_source
-
-    from int_hcibench_summary_results_aggregated
+    from (
+        select * from int_vdbench_results_aggregated
+        union all by name
+        select * from int_hcibench_summary_results_aggregated
+    ) as other_results
 
 ),
 
@@ -83,9 +77,7 @@ results_unioned as (
 
     select * from fio_results_with_percentiles
     union all by name
-    select * from vdbench_results_with_percentiles
-    union all by name
-    select * from hcibench_results_with_percentiles
+    select * from other_results_without_percentiles
 
 )
 

@@ -10,12 +10,7 @@ renamed as (
 
     select
         ----------  ids
-        md5(
-            concat_ws('|', _source_file_id, run_index, job_index)
-        ) as fio_job_id,
-        _source_file_id as source_file_id,
-        run_index,
-        job_index,
+        {{ fio_job_key_columns() }},
         direction,
         latency_kind,
 

@@ -10,7 +10,7 @@ renamed as (
 
     select
         ----------  ids
-        md5(concat_ws('|', _source_file_id, run_index)) as vdbench_run_id,
+        {{ hashed_key(['_source_file_id', 'run_index']) }} as vdbench_run_id,
         _source_file_id as source_file_id,
         run_index,
         rd_name,

@@ -1,0 +1,47 @@
+"""Pure chart builders: a polars frame of one mart in, a `go.Figure` out; no Streamlit.
+
+One module per chart family; every axis title names its unit (`axis_title`), every figure uses
+the one `TEMPLATE`, and pages pass `png_config(name)` to `st.plotly_chart` so the modebar's
+camera button saves a PNG.
+"""
+
+from app.lib.charts.capacity import capacity_bars
+from app.lib.charts.common import (
+    COLUMNS,
+    axis_title,
+    png_config,
+    workload_label,
+    workload_labels,
+)
+from app.lib.charts.deltas import config_delta_bars, profile_delta_heatmap
+from app.lib.charts.ra import ra_comparison
+from app.lib.charts.run_detail import (
+    latency_figures,
+    latency_histogram,
+    percentile_curve,
+    spread_strip,
+    time_lines,
+)
+from app.lib.charts.scaling import scaling_scatter
+from app.lib.charts.transport import TRANSPORT_METRICS, iops_per_cpu, transport_side_by_side
+
+__all__ = [
+    "COLUMNS",
+    "TRANSPORT_METRICS",
+    "axis_title",
+    "capacity_bars",
+    "config_delta_bars",
+    "iops_per_cpu",
+    "latency_figures",
+    "latency_histogram",
+    "percentile_curve",
+    "png_config",
+    "profile_delta_heatmap",
+    "ra_comparison",
+    "scaling_scatter",
+    "spread_strip",
+    "time_lines",
+    "transport_side_by_side",
+    "workload_label",
+    "workload_labels",
+]

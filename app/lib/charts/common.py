@@ -1,0 +1,215 @@
+"""What every chart shares: the template, colours, axis titles with units, labels, thinning.
+
+Builders take polars frames (the marts' rows as the query layer returns them) and read the
+named columns of their mart; a frame without rows gives a "No data" figure.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+import plotly.io as pio
+import polars as pl
+
+TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
+TEMPLATE.layout.font = {"family": "Inter, Arial, sans-serif", "size": 13}
+# Legend under the plot: above it, it collides with the title and the subplot titles.
+TEMPLATE.layout.legend = {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}
+TEMPLATE.layout.margin = {"l": 60, "r": 60, "t": 80, "b": 40}
+TEMPLATE.layout.hovermode = "x unified"
+
+# One colour per profile and per transport, the same on every page.
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
+PROFILE_ORDER = ["baseline", "performance", "balanced", "density"]
+TRANSPORT_COLORS = {"tcp": "#1f77b4", "rdma": "#ff7f0e"}
+WORKING_SET_ORDER = ["cache", "capacity"]
+# Browsers stay responsive up to a few thousand SVG points per trace; queries.py already
+# buckets time series to 2,000 points, and WebGL (Scattergl) draws the rest cheaply.
+MAX_POINTS_PER_TRACE = 2000
+
+# Column -> (label, unit). The unit lands in every axis title.
+COLUMNS: dict[str, tuple[str, str]] = {
+    "iops": ("IOPS", "IO/s"),
+    "read_iops": ("Read IOPS", "IO/s"),
+    "write_iops": ("Write IOPS", "IO/s"),
+    "iops_per_node": ("IOPS per node", "IO/s"),
+    "throughput_mb_s": ("Throughput", "MB/s, 10^6 bytes"),
+    "avg_latency_ms": ("Average latency", "ms"),
+    "read_latency_ms": ("Read latency", "ms"),
+    "write_latency_ms": ("Write latency", "ms"),
+    "p95_latency_ms": ("95th percentile latency", "ms"),
+    "p99_latency_ms": ("99th percentile latency", "ms"),
+    "cpu_util_pct": ("Host CPU", "% of capacity"),
+    "nodes": ("Nodes", "hosts"),
+    "vm_count": ("Worker VMs", "VMs"),
+    "block_size_bytes": ("Block size", "bytes"),
+    "outstanding_io": ("Outstanding I/O", "I/Os"),
+    "read_pct": ("Read mix", "% reads"),
+    "working_set": ("Working set", "cache / capacity"),
+    "iops_per_cpu_pct": ("IOPS per CPU percent", "IO/s per %"),
+    "delta_pct": ("Change", "%"),
+    "used_tb": ("Capacity used", "TB, 10^12 bytes"),
+    "ratio": ("Ratio", "x"),
+    "sampled_at": ("Time", "UTC"),
+    "elapsed_s": ("Time since the run started", "s"),
+    "interval_start_at": ("Interval start", "UTC"),
+    "interval_end_at": ("Interval end", "UTC"),
+}
+
+
+def axis_title(column: str) -> str:
+    label, unit = COLUMNS.get(column, (column.replace("_", " ").capitalize(), ""))
+    return f"{label} ({unit})" if unit else label
+
+
+def png_config(filename: str) -> dict:
+    """Plotly `config` for st.plotly_chart: the modebar camera downloads a PNG."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {
+            "format": "png",
+            "filename": filename,
+            "height": 600,
+            "width": 1200,
+            "scale": 2,
+        },
+    }
+
+
+def is_missing(value: object) -> bool:
+    """NULL in a polars row (None) or a float NaN."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def read_mix_label(read_pct: float | None) -> str:
+    # A result whose read mix nobody recorded (NULL) still needs a category name.
+    return "read mix n/a" if is_missing(read_pct) else f"{read_pct:g}% read"
+
+
+def ordered(values: Iterable[object], preferred: Sequence[str]) -> list:
+    """The distinct non-null values: the preferred ones first in their order, then sorted."""
+    present = list(dict.fromkeys(v for v in values if not is_missing(v)))
+    head = [v for v in preferred if v in present]
+    return head + sorted(v for v in present if v not in head)
+
+
+def color(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def empty_figure(title: str) -> go.Figure:
+    fig = go.Figure(layout={"template": TEMPLATE, "title": title})
+    fig.add_annotation(text="No data", showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+    return fig
+
+
+def has_values(df: pl.DataFrame, column: str) -> bool:
+    """The frame has the column and at least one non-null value in it."""
+    return column in df.columns and df[column].null_count() < df.height
+
+
+@dataclass(frozen=True, slots=True)
+class BarSeries:
+    """One bar series of a grouped bar chart."""
+
+    name: str
+    y: Sequence[object]
+    color: str
+    hovertemplate: str | None = None
+
+
+def grouped_bars(
+    x: Sequence[object],
+    series: Sequence[BarSeries],
+    *,
+    title: str,
+    xaxis_title: str,
+    yaxis_title: str,
+    height: int,
+) -> go.Figure:
+    """One bar per series at each x, side by side, in the shared template."""
+    fig = go.Figure()
+    for s in series:
+        fig.add_trace(
+            go.Bar(x=x, y=s.y, name=s.name, marker_color=s.color, hovertemplate=s.hovertemplate)
+        )
+    fig.update_layout(
+        template=TEMPLATE,
+        title=title,
+        barmode="group",
+        xaxis_title=xaxis_title,
+        yaxis_title=yaxis_title,
+        height=height,
+    )
+    return fig
+
+
+def workload_label(row: Mapping[str, object]) -> str:
+    """A short workload name like `70% read, 4 KiB, random, OIO 512` from the columns present."""
+    parts = []
+    if not is_missing(row.get("read_pct")):
+        parts.append(f"{row['read_pct']:g}% read")
+    size = row.get("block_size_bytes")
+    if not is_missing(size):
+        parts.append(bytes_label(int(size)))  # type: ignore[arg-type]
+    rnd = row.get("random_pct")
+    if not is_missing(rnd):
+        parts.append("random" if rnd >= 100 else "seq" if rnd <= 0 else f"{rnd:g}% random")  # type: ignore[operator]
+    oio = row.get("outstanding_io")
+    if not is_missing(oio):
+        parts.append(f"OIO {int(oio)}")  # type: ignore[arg-type]
+    ws = row.get("working_set")
+    if not is_missing(ws):
+        parts.append(str(ws))
+    return ", ".join(parts) or "workload"
+
+
+def workload_labels(df: pl.DataFrame, *, without: tuple[str, ...] = ()) -> list[str]:
+    """`workload_label` of every row, leaving out the `without` columns."""
+    return [
+        workload_label({k: v for k, v in row.items() if k not in without})
+        for row in df.iter_rows(named=True)
+    ]
+
+
+def bytes_label(size: int) -> str:
+    if size <= 0:
+        return f"{size} B"
+    exp = min(int(math.log(size, 1024)), 3)
+    value = size / 1024**exp
+    return f"{value:g} {['B', 'KiB', 'MiB', 'GiB'][exp]}"
+
+
+def plot_values(values: pl.Series) -> list:
+    """The values as Plotly takes them; timestamps as naive UTC, because Plotly.js drops a
+    timezone suffix it cannot show and the axis titles say UTC."""
+    if isinstance(values.dtype, pl.Datetime) and values.dtype.time_zone is not None:
+        values = values.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
+    return values.to_list()
+
+
+def thin(df: pl.DataFrame, max_points: int = MAX_POINTS_PER_TRACE) -> pl.DataFrame:
+    """Every n-th row so a trace keeps at most `max_points` (the last row is always kept)."""
+    if df.height <= max_points:
+        return df
+    step = math.ceil(df.height / max_points)
+    keep = df.with_row_index("_row").filter(
+        (pl.col("_row") % step == 0) | (pl.col("_row") == df.height - 1)
+    )
+    return keep.drop("_row")
+
+
+def traces(df: pl.DataFrame, by: Sequence[str]) -> Iterator[tuple[str, pl.DataFrame]]:
+    """(name, rows) per trace: one per combination of the `by` columns, or one for all."""
+    keys = [c for c in by if has_values(df, c)]
+    if not keys:
+        yield "", df
+        return
+    for key, part in sorted(
+        df.group_by(keys, maintain_order=True),
+        key=lambda kv: [(is_missing(k), str(k)) for k in kv[0]],
+    ):
+        yield " · ".join("n/a" if is_missing(k) else str(k) for k in key), part

@@ -1,0 +1,35 @@
+{#- One row per published figure (seed published_results) with the mart
+    that holds its metric (NULL: no mart computes it) and its tolerance,
+    half a unit of the last digit printed. -#}
+with
+
+published_results as (
+
+    select * from {{ ref('published_results') }}
+
+),
+
+figures_toleranced as (
+
+    select
+        published_results.*,
+        case
+            {%- for mart, metrics in published_metrics().items() %}
+                when
+                    published_results.metric in (
+                        {%- for metric in metrics %}
+                            '{{ metric }}'{{ "," if not loop.last }}
+                        {%- endfor %}
+                    )
+                    then '{{ mart }}'
+            {%- endfor %}
+        end as target_mart,
+        {{ half_unit_of_last_printed_digit(
+            'published_results.value', 'published_results.value_as_printed'
+        ) }} as tolerance
+
+    from published_results
+
+)
+
+select * from figures_toleranced

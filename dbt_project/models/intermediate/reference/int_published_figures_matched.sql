@@ -1,0 +1,87 @@
+{#- The matching rule: a figure matches the measured rows of its target
+    mart, metric and testbed whose labels equal every non-NULL published
+    label (a label the mart does not carry is not compared) and whose base
+    (`compared_to`) is the figure's when both name one. One row per figure
+    with at least one match: how many rows, whether the figure holds for
+    all of them, and the value to show. -#}
+with
+
+int_published_figures as (
+
+    select * from {{ ref('int_published_figures') }}
+
+),
+
+int_published_measured_values as (
+
+    select * from {{ ref('int_published_measured_values') }}
+
+),
+
+figures_joined_to_measured as (
+
+    select
+        int_published_figures.figure_id,
+        int_published_figures.value as published_value,
+        int_published_measured_values.matched_key,
+        int_published_measured_values.measured_value,
+        int_published_measured_values.uncarried_labels,
+        {{ holds_within(
+            'int_published_measured_values.measured_value',
+            'int_published_figures.value',
+            'int_published_figures.qualifier',
+            'int_published_figures.tolerance',
+        ) }} as is_within
+
+    from int_published_figures
+    inner join int_published_measured_values
+        on
+            int_published_figures.target_mart
+            = int_published_measured_values.target_mart
+            and int_published_figures.metric
+            = int_published_measured_values.metric
+            and int_published_figures.testbed
+            = int_published_measured_values.testbed
+            and (
+                int_published_figures.compared_to is null
+                or int_published_measured_values.compared_to is null
+                or int_published_figures.compared_to
+                = int_published_measured_values.compared_to
+            )
+            {%- for label in published_labels() %}
+                and (
+                    int_published_figures.{{ label }} is null
+                    or list_contains(
+                        int_published_measured_values.uncarried_labels,
+                        '{{ label }}'
+                    )
+                    or cast(int_published_figures.{{ label }} as varchar)
+                    = cast(int_published_measured_values.{{ label }} as varchar)
+                )
+            {%- endfor %}
+
+),
+
+matches_counted as (
+
+    -- several rows match a figure that leaves a label open ("~2.25 ms at
+    -- every host count"): it holds when it holds for each of them, and
+    -- the value shown is the one furthest from the figure
+    select
+        figure_id,
+        count(*) as matched_count,
+        min(matched_key) as matched_key,
+        arg_max(
+            measured_value, abs(measured_value - published_value)
+        ) as furthest_value,
+        min(measured_value) as measured_value,
+        -- a matched row without the metric counts against the figure
+        bool_and(coalesce(is_within, false)) as is_within,
+        any_value(uncarried_labels) as uncarried_labels
+
+    from figures_joined_to_measured
+    group by figure_id
+
+)
+
+select * from matches_counted

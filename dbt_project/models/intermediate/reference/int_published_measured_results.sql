@@ -1,0 +1,69 @@
+{#- The values of fct_workload_results and per_node_iops a published figure
+    can be compared with: one row per result x metric (NULL kept), with all
+    its labels. -#}
+{%- set metrics = published_metrics() -%}
+{%- set result_metrics =
+    metrics['fct_workload_results'] + metrics['per_node_iops'] -%}
+
+with
+
+int_published_result_labels as (
+
+    select * from {{ ref('int_published_result_labels') }}
+
+),
+
+fct_workload_results as (
+
+    select * from {{ ref('fct_workload_results') }}
+
+),
+
+per_node_iops as (
+
+    select * from {{ ref('per_node_iops') }}
+
+),
+
+results_labelled as (
+
+    -- a workload result carries every label
+    select
+        int_published_result_labels.*,
+        int_published_result_labels.labelled_result_id as matched_key,
+        cast(null as varchar) as compared_to,
+        {{ labels_not_in(published_labels()) }} as uncarried_labels,
+        {%- for metric in metrics['fct_workload_results'] %}
+            cast(fct_workload_results.{{ metric }} as double)
+                as {{ metric }},
+        {%- endfor %}
+        per_node_iops.iops_per_node
+
+    from int_published_result_labels
+    inner join fct_workload_results
+        on
+            int_published_result_labels.labelled_result_id
+            = fct_workload_results.result_id
+    left join per_node_iops
+        on
+            int_published_result_labels.labelled_result_id
+            = per_node_iops.result_id
+
+),
+
+results_unpivoted as (
+
+    select
+        *,
+        case
+            when metric = 'iops_per_node' then 'per_node_iops'
+            else 'fct_workload_results'
+        end as target_mart
+
+    from (
+        {{ unpivot_metrics('results_labelled', result_metrics) }}
+    ) as metrics_of_results
+
+)
+
+select * from results_unpivoted

@@ -1,0 +1,58 @@
+{#- One row per workload result with its per-node IOPS (per_node_iops) and
+    the result's other scaling axes and measures: what the scaling page
+    plots against nodes, VMs, block size, outstanding I/O and working set,
+    with the five label columns the dashboard filters on. -#}
+with
+
+per_node_iops as (
+
+    select * from {{ ref('per_node_iops') }}
+
+),
+
+fct_workload_results as (
+
+    select * from {{ ref('fct_workload_results') }}
+
+),
+
+results_scaled as (
+
+    select
+        -- identifiers
+        per_node_iops.result_id,
+        per_node_iops.testbed_id,
+
+        -- dimensions
+        per_node_iops.testbed,
+        per_node_iops.profile,
+        fct_workload_results.transport,
+        per_node_iops.working_set,
+        fct_workload_results.vsan_version,
+        per_node_iops.nodes,
+        fct_workload_results.vm_count,
+        per_node_iops.read_pct,
+        per_node_iops.random_pct,
+        per_node_iops.block_size_bytes,
+        per_node_iops.outstanding_io,
+
+        -- facts
+        per_node_iops.iops,
+        per_node_iops.iops_per_node,
+        fct_workload_results.throughput_mb_s,
+        fct_workload_results.avg_latency_ms,
+        per_node_iops.host_count,
+        per_node_iops.host_iops_min,
+        per_node_iops.host_iops_max,
+        per_node_iops.host_imbalance_pct,
+
+        -- metadata
+        per_node_iops.host_iops_source
+
+    from per_node_iops
+    inner join fct_workload_results
+        on per_node_iops.result_id = fct_workload_results.result_id
+
+)
+
+select * from results_scaled

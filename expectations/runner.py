@@ -1,0 +1,121 @@
+"""Validate the warehouse: every suite module's QUERY -> DataFrame -> its two suites -> Outcomes.
+
+A module whose tables are missing is reported as "skipped: table missing" (success None); a
+query that fails on an existing table (a column the CONTRACT promises is absent) is a
+constraint failure. Only reads: the connection is read-only.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+import duckdb
+import great_expectations as gx
+import pandas as pd
+
+import warehouse
+from expectations.context import batch_definition, context
+from expectations.describe import EXAMPLES, outcomes
+from expectations.outcome import ALERT, CONSTRAINT, Outcome
+from expectations.suites import SUITE_MODULES, suites_of
+
+_RESULT_FORMAT = {
+    "result_format": "SUMMARY",
+    "partial_unexpected_count": EXAMPLES,
+    "unexpected_index_column_names": ["row_ref"],
+}
+_QUERY_FAILED_NOTE = (
+    "The suite's query must run on the CONTRACT columns; a failure means a column was renamed "
+    "or dropped."
+)
+
+
+def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    rows = con.execute(
+        "select table_schema || '.' || table_name from information_schema.tables"
+    ).fetchall()
+    return {name for (name,) in rows}
+
+
+def _suites(module: ModuleType) -> list[tuple[gx.ExpectationSuite, str]]:
+    constraints, alerts = suites_of(module)
+    return [(constraints, CONSTRAINT), (alerts, ALERT)]
+
+
+def _skipped(module: ModuleType, missing: Sequence[str]) -> list[Outcome]:
+    return [
+        Outcome(
+            suite=suite.name,
+            table_name=module.TABLE,
+            expectation="(whole suite)",
+            severity=severity,
+            success=None,
+            observed=f"skipped: table missing ({', '.join(missing)})",
+            unexpected_count=None,
+            notes="The suite runs once the table exists.",
+        )
+        for suite, severity in _suites(module)
+    ]
+
+
+def _query_failed(module: ModuleType, exc: duckdb.Error) -> Outcome:
+    return Outcome(
+        suite=f"{module.MODEL}.constraints",
+        table_name=module.TABLE,
+        expectation="query runs",
+        severity=CONSTRAINT,
+        success=False,
+        observed=f"error: {str(exc).splitlines()[0]}",
+        unexpected_count=None,
+        notes=_QUERY_FAILED_NOTE,
+    )
+
+
+def _frame(con: duckdb.DuckDBPyConnection, query: str) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pandas 3 deprecation noise from duckdb's .df()
+        return con.execute(query).df()
+
+
+def _validate_frame(module: ModuleType, frame: pd.DataFrame) -> list[Outcome]:
+    batch = batch_definition(module.MODEL).get_batch(batch_parameters={"dataframe": frame})
+    found: list[Outcome] = []
+    for suite, severity in _suites(module):
+        if not suite.expectations:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pandas 3 deprecations inside GX's metrics
+            validation = batch.validate(suite, result_format=_RESULT_FORMAT)
+        found.extend(outcomes(validation, suite, module.TABLE, severity))
+    return found
+
+
+def validate_module(
+    module: ModuleType, con: duckdb.DuckDBPyConnection, existing: set[str]
+) -> list[Outcome]:
+    """Outcomes of one suite module's constraints and alerts on the warehouse behind `con`."""
+    missing = [t for t in module.REQUIRES if t not in existing]
+    if missing:
+        return _skipped(module, missing)
+    try:
+        frame = _frame(con, module.QUERY)
+    except duckdb.Error as exc:
+        return [_query_failed(module, exc)]
+    return _validate_frame(module, frame)
+
+
+def validate_warehouse(
+    db_path: Path, modules: Sequence[ModuleType] = SUITE_MODULES
+) -> list[Outcome]:
+    """Outcomes of every module, in order, on the warehouse file `db_path` (read-only).
+
+    Raises warehouse.WarehouseUnavailable when another process keeps the file locked for
+    longer than a writer waits (the expectations run as a batch job, not a page view).
+    """
+    context()
+    with warehouse.read_only(db_path, timeout_s=warehouse.WRITER_CONNECT_TIMEOUT_S) as con:
+        existing = _existing_tables(con)
+        return [o for module in modules for o in validate_module(module, con, existing)]

@@ -1,0 +1,109 @@
+"""`python -m ingest load PATH... [--label K=V ...] [--db FILE] [--quiet]`.
+
+Checks the arguments, shows a progress bar while the load job runs, then prints one line
+per note, skipped and rejected file and the summary counts. Exit status: 0 when nothing was
+rejected, 1 when some file was rejected (the others still load), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+import warehouse
+from ingest.commands import USAGE_ERROR
+from ingest.labels import LabelError, parse_label_args
+from ingest.load import load_items
+from ingest.outcomes import LoadSummary, Outcome, Status
+from ingest.triage import collect
+from ingest.walk import ARCHIVE_SEP, Member, Refused
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    missing = [p for p in args.paths if not p.exists() and not p.is_symlink()]
+    if missing:
+        console.print(f"[red]error:[/] no such file or folder: {', '.join(map(str, missing))}")
+        return USAGE_ERROR
+    try:
+        cli_labels = parse_label_args(args.label)
+    except LabelError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        return USAGE_ERROR
+    items = collect(args.paths)
+    summary = load_items(
+        warehouse.main_path(args.db),
+        _with_progress(items, console, quiet=args.quiet),
+        cli_labels=cli_labels,
+        known_paths={item.path for item in items},
+    )
+    print_summary(console, summary, args.paths, args.quiet)
+    return summary.exit_code
+
+
+def _with_progress(
+    items: Sequence[Member | Refused], console: Console, *, quiet: bool
+) -> Iterator[Member | Refused]:
+    """The items, with a transient progress bar that advances as they are consumed."""
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=quiet,
+    )
+    with progress:
+        task = progress.add_task("loading", total=len(items))
+        for item in items:
+            progress.update(task, description=f"loading {item.path.rsplit('/', 1)[-1][:40]}")
+            yield item
+            progress.advance(task)
+
+
+def _short(path: str, roots: list[Path]) -> str:
+    """Paths relative to the PATH arguments read better in a summary."""
+    for root in roots:
+        base = root.absolute().as_posix()
+        if path == base:
+            return root.name
+        if path.startswith(base + "/") or path.startswith(base + ARCHIVE_SEP):
+            return path[len(base.rsplit("/", 1)[0]) + 1 :]
+    return path
+
+
+def _line(console: Console, tag: str, outcome: Outcome, roots: list[Path], text: str) -> None:
+    console.print(f"{tag} {escape(_short(outcome.path, roots))}: {escape(text)}", soft_wrap=True)
+
+
+def print_summary(console: Console, summary: LoadSummary, roots: list[Path], quiet: bool) -> None:
+    if not quiet:
+        for outcome in summary.stored:
+            for note in outcome.notes:
+                _line(console, "[yellow]note[/]", outcome, roots, note)
+        for outcome in summary.by_status(Status.SKIPPED):
+            _line(console, "[dim]skipped[/]", outcome, roots, outcome.reason)
+    # One line per rejected file, so logs can be grepped and paths copied.
+    for outcome in summary.by_status(Status.REJECTED):
+        _line(console, "[red]rejected[/]", outcome, roots, f"{outcome.location}: {outcome.reason}")
+    console.print(f"[bold]Summary:[/] {summary_counts(summary)}", soft_wrap=True)
+
+
+def summary_counts(summary: LoadSummary) -> str:
+    """`48 loaded, 0 already loaded (unchanged), 12 skipped, 1 rejected; 116,757 rows written.`"""
+    counts = {
+        "loaded": len(summary.stored),
+        "already loaded (unchanged)": len(summary.by_status(Status.UNCHANGED)),
+        "skipped": len(summary.by_status(Status.SKIPPED)),
+        "rejected": len(summary.by_status(Status.REJECTED)),
+    }
+    replaced = len(summary.by_status(Status.REPLACED))
+    rows = sum(o.rows for o in summary.stored)
+    parts = ", ".join(f"{n} {label}" for label, n in counts.items())
+    extra = f" ({replaced} replaced an earlier version)" if replaced else ""
+    return f"{parts}{extra}; {rows:,} rows written."

@@ -1,0 +1,193 @@
+"""Rules several parsers share, each written once.
+
+fio job options reach the warehouse through two doors (fio's own JSON/normal output and
+HCIBench's `fio.cfg`), and more than one parser reads sizes, printed decimals and bad values. A
+rule written twice drifts (the two copies of the `rw` rule disagreed on trim modes and
+`rwmixwrite`), so each lives here as a small pure function.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import xml.etree.ElementTree as ET
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from ingest.records import ParseError, SourceFile
+
+# --------------------------------------------------------------------------------- sizes
+
+_SIZE = re.compile(r"(?P<number>0x[0-9a-f]+|\d+(?:\.\d+)?)\s*(?P<suffix>[a-z]*)")
+_SIZE_SUFFIX = re.compile(r"(?:(?P<prefix>[kmgtp])(?P<iec>i)?)?b?")
+_PREFIX_POWER = {"k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+# fio cuts an option value at these: `bs=4k,64k` (read,write), `bsrange=1k-4k`, `4k:8k`.
+_SIZE_SEPARATORS = re.compile(r"[,:/-]")
+
+
+def parse_size_bytes(value: object, kb_base: int = 1024) -> int | None:
+    """A size the way fio reads an option value, in bytes; None when it is not a size.
+
+    fio's grammar (HOWTO "Parameter types", parse.c `__get_mult_bytes`): a decimal or `0x`
+    hex number, then an optional case-insensitive prefix k/m/g/t/p and an optional `b`/`B`
+    (bytes, not bits). With `kb_base=1024`, fio's default, `k` means 1024 and the IEC-looking
+    `Ki`/`KiB` mean 1000 ("opposite" units, kept for old job files); with `kb_base=1000` the
+    prefixes mean what the standards say. A bare number is bytes: HCIBench's `blocksize=4` is
+    4 bytes to fio. Only the first of several values is read (`4k,64k` -> 4096). Percentages
+    (`size=100%`) are not sizes.
+    """
+    if value is None or isinstance(value, bool):
+        return None
+    text = _SIZE_SEPARATORS.split(str(value).strip().lower(), maxsplit=1)[0]
+    match = _SIZE.fullmatch(text)
+    suffix = _SIZE_SUFFIX.fullmatch(match["suffix"]) if match else None
+    if suffix is None:
+        return None
+    number = int(match["number"], 16) if match["number"].startswith("0x") else match["number"]
+    if not suffix["prefix"]:
+        return int(float(number))
+    base = kb_base if not suffix["iec"] else (1000 if kb_base == 1024 else 1024)
+    return int(float(number) * base ** _PREFIX_POWER[suffix["prefix"]])
+
+
+# ------------------------------------------------------------------ fio read/write mix
+
+# fio's `rw`/`readwrite` values (HOWTO "I/O type") -> (share of reads, random?) before the
+# mix options. Trims are neither reads nor writes, but they are not reads: read % is 0.
+# None for the share marks the mixed modes, whose split `rwmixread`/`rwmixwrite` decide.
+_FIO_RW: dict[str, tuple[int | None, bool]] = {
+    "read": (100, False),
+    "write": (0, False),
+    "trim": (0, False),
+    "randread": (100, True),
+    "randwrite": (0, True),
+    "randtrim": (0, True),
+    "rw": (None, False),
+    "readwrite": (None, False),
+    "randrw": (None, True),
+    "trimwrite": (0, False),
+    "randtrimwrite": (0, True),
+}
+FIO_DEFAULT_RWMIXREAD = 50
+
+
+def fio_rw_mode(rw: str | None) -> str:
+    """The I/O pattern of an `rw` value without fio's `:<nr>` offset modifier (`randread:8`);
+    fio's default `read` when the option is absent."""
+    return str(rw).split(":")[0].strip() if rw else "read"
+
+
+def fio_read_random_pct(
+    rw: str | None,
+    rwmixread: float | None = None,
+    rwmixwrite: float | None = None,
+    percentage_random: float | None = None,
+    *,
+    rwmixwrite_given_last: bool = False,
+) -> tuple[float | None, float | None]:
+    """(read %, random %) of a fio job from its `rw` and mix options; (None, None) for an
+    `rw` fio does not know.
+
+    Mixed modes (`rw`, `readwrite`, `randrw`) read `rwmixread` % (default 50); a lone
+    `rwmixwrite` means 100 - it. fio lets the option given last win when both are set and do
+    not add up to 100 (`rwmixwrite_given_last`). `percentage_random` only applies to random
+    modes (fio's default 100; 0 makes a random job sequential). The mix options of a pure mode
+    (`randread` with `rwmixread=70`) are ignored, as fio ignores them.
+    """
+    share, is_random = _FIO_RW.get(fio_rw_mode(rw), (-1, False))
+    if share == -1:
+        return None, None
+    if share is None:
+        share = _mixed_read_pct(rwmixread, rwmixwrite, rwmixwrite_given_last)
+    if not is_random:
+        return share, 0
+    return share, 100 if percentage_random is None else percentage_random
+
+
+def _mixed_read_pct(
+    rwmixread: float | None, rwmixwrite: float | None, rwmixwrite_given_last: bool
+) -> float:
+    if rwmixwrite is not None and (rwmixread is None or rwmixwrite_given_last):
+        return 100 - rwmixwrite
+    return FIO_DEFAULT_RWMIXREAD if rwmixread is None else rwmixread
+
+
+# ---------------------------------------------------------------------- printed numbers
+
+
+def printed_decimals(printed: str) -> int:
+    """How many digits a number was printed with after the point: '8.210' -> 3, '8' -> 0."""
+    try:
+        exponent = Decimal(printed.strip()).as_tuple().exponent
+    except InvalidOperation:
+        raise ValueError(f"not a number: {printed!r}") from None
+    return max(0, -int(exponent))
+
+
+def half_unit_of_last_digit(printed: str) -> float:
+    """How far a printed number may be from the value it rounds: half a unit of its last
+    printed digit. '8.21' -> 0.005, '8.210' -> 0.0005, '8' and '100' -> 0.5."""
+    return float(Decimal(5).scaleb(-printed_decimals(printed) - 1))
+
+
+# ---------------------------------------------------------------------- errors, context
+
+
+def line_error(source: SourceFile, line_no: int, reason: str) -> ParseError:
+    """A ParseError pointing at one line of `source`."""
+    return ParseError(source.path, f"line {line_no}", reason)
+
+
+def bad_value_line(text: str, exc: Exception) -> str:
+    """`line N` of the first line holding the value a conversion choked on.
+
+    Python quotes the offending text in the message (`could not convert string to float:
+    '5x0'`); the first place it occurs in the file is where the user should look."""
+    quoted = re.search(r"'([^']{1,200})'", str(exc))
+    at = text.find(quoted.group(1)) if quoted else -1
+    return f"line {text.count(chr(10), 0, at) + 1}" if at >= 0 else "line 1"
+
+
+def hcibench_case_name(source: SourceFile) -> str | None:
+    """The HCIBench test-case folder name the file belongs to (the loader found it from the
+    path), or None outside HCIBench results."""
+    return posixpath.basename(source.hcibench_case) if source.hcibench_case else None
+
+
+# ------------------------------------------------------------- text, JSON and XML documents
+
+
+def decode_utf8(data: bytes, source: SourceFile) -> str:
+    """UTF-8 text, with or without a byte-order mark; a ParseError at the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError(source.path, f"byte {exc.start}", "not UTF-8 text") from None
+
+
+def load_json(data: str | bytes, source: SourceFile) -> Any:
+    """A JSON document; a ParseError at the line and column where it stops being JSON."""
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError as exc:  # bytes that are not UTF-8 (or -16/-32) text
+        raise ParseError(source.path, f"byte {exc.start}", "not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise ParseError(source.path, where, f"invalid JSON: {exc.msg}") from None
+
+
+def load_xml(text: str, source: SourceFile, first_line: int = 1) -> ET.Element:
+    """An XML document that starts on line `first_line` of the file; a ParseError at the line
+    and column where it stops being XML."""
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        where = f"line {first_line + line - 1}, column {column + 1}"
+        raise ParseError(source.path, where, f"invalid XML: {exc}") from None
+
+
+def xml_name(tag: str) -> str:
+    """An element's name without its namespace: `{urn:vim25}label` -> `label`."""
+    return tag.rsplit("}", 1)[-1]

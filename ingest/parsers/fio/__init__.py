@@ -1,0 +1,120 @@
+"""fio output in every form users keep: JSON, json+, terse, and normal text.
+
+Forms read (see docs/FORMATS.md section 1):
+
+- JSON from fio 2.x (latencies in usec under `slat`/`clat`/`lat`, `io_bytes` in
+  KiB before fio-2.21, integer IOPS, duplicate `"0.00"` percentile keys) and
+  fio 3.x (`*_ns` in ns); json+ (latency histogram `bins` kept);
+- several JSON documents in one file: `--status-interval` dumps (cumulative;
+  the final one has `eta == 0`, a file without it is an unfinished run) and
+  `--output-format=normal,json`; text before the JSON (warnings, errors,
+  `fio: terminating on signal 2`, client banners and ETA lines) is kept;
+- client/server output: `client_stats` entries keep their host; the
+  "All clients" aggregate is stored but flagged, never summed with them;
+- terse/minimal versions 2, 3, 4 and 5 (usec, integer IOPS), including the
+  client-mode ETA text glued in front of the first record;
+- the normal human-readable report, as a last resort: the unit changes per
+  line (nsec/usec/msec, KiB/MiB/GiB, `k`/`M` suffixes); with
+  `--status-interval` each job block repeats and the last one is the result.
+
+Tables (one row per ...), all keyed by `run_index` (fio invocations in the
+file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
+
+- `fio_runs`        run: fio_version, output_format, terse_version,
+                    is_client_mode, status_dump_count, is_finished, ended_at,
+                    local_time_text, global_options_json, leading_text
+- `fio_jobs`        job entry: jobname, groupid, hostname, port,
+                    is_all_clients_aggregate, state (ok/error/unfinished),
+                    state_reason, error_code, eta_s, elapsed_s,
+                    job_runtime_ms (fio's own: summed over a group's threads),
+                    started_at, ended_at, usr_cpu_pct,
+                    sys_cpu_pct (percent of one CPU), ctx, majf, minf, rw,
+                    read_pct, random_pct, block_size_bytes, iodepth, numjobs,
+                    ioengine, options_json, workload_key, percentile_kind
+- `fio_job_directions`  job x direction (read/write/trim/mixed/sync):
+                    total_ios (is_total_ios_derived when fio 2.1 lacked it),
+                    short_ios, drop_ios, io_bytes, bw_bytes_per_s, iops,
+                    runtime_ms, {slat,clat,lat}_{min,max,mean,stddev}_ns and
+                    _samples, bw_{min,max,mean,stddev}_kib_per_s, bw_agg_pct,
+                    bw_samples, iops_{min,max,mean,stddev}, iops_samples
+- `fio_latency_percentiles`  job x direction x kind (slat/clat/lat) x percentile:
+                    latency_ns
+- `fio_latency_bins`  job x direction x kind x bucket (json+): bin_ns, io_count
+- `fio_intervals`   job x status dump x direction, differenced from the
+                    cumulative dumps: elapsed_end_ms, interval_ms, ios,
+                    io_bytes, iops, bw_bytes_per_s, lat_mean_ns
+
+Modules: `json_output` (JSON streams) with `json_documents`, `json_directions` and
+`intervals`; `terse`; `normal`; `workload` (what the job options asked for); `records` (row
+types); `text` (fio's free text). This module is the parser contract the registry reads.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.parsers._common import bad_value_line, parse_size_bytes
+from ingest.parsers.fio.json_output import parse_json_stream
+from ingest.parsers.fio.normal import parse_normal
+from ingest.parsers.fio.records import TABLES
+from ingest.parsers.fio.terse import TERSE_LINE, TERSE_V2, parse_terse
+from ingest.parsers.fio.text import first_text_line, no_result_reason
+from ingest.parsers.fio.workload import workload_of
+from ingest.records import Parsed, ParseError, SourceFile
+
+__all__ = [
+    "FORMAT",
+    "PARSER_VERSION",
+    "TABLES",
+    "detect",
+    "parse",
+    "parse_size_bytes",
+    "workload_of",
+]
+
+FORMAT = "fio"
+PARSER_VERSION = "2"
+
+_JSON_MARK = re.compile(rb'"(fio version|client_stats)"\s*:')
+_NORMAL_MARKS = re.compile(
+    rb"^(fio-\d+\.\d+\S*\s*$|Starting \d+ (process|thread)|.*\(groupid=\d+, jobs=\d+\): err=|"
+    rb"fio: )",
+    re.MULTILINE,
+)
+_NORMAL_RESULT = re.compile(r"\(groupid=\d+, jobs=\d+\): err=")
+
+
+def _terse_v2_record(text: str) -> bool:
+    """A terse v2 line (no fio version field) is only told apart by its 100+ fields."""
+    return (
+        bool(TERSE_V2.search(text))
+        and max((ln.count(";") for ln in text.splitlines()), default=0) >= 100
+    )
+
+
+def detect(head: bytes, name: str) -> bool:
+    if _JSON_MARK.search(head):
+        return True
+    text = head.decode("utf-8", errors="replace")
+    if TERSE_LINE.search(text) or _terse_v2_record(text):
+        return True
+    return bool(_NORMAL_MARKS.search(head))
+
+
+def parse(data: bytes, source: SourceFile) -> Parsed:
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    if not text.strip():
+        raise ParseError(source.path, "byte 0", "empty file: fio wrote no output")
+    try:
+        if _JSON_MARK.search(data):
+            return parse_json_stream(text, source)
+        if TERSE_LINE.search(text) or TERSE_V2.search(text):
+            return parse_terse(text, source)
+        if _NORMAL_RESULT.search(text):
+            return parse_normal(text, source)
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        # A value of the wrong shape where fio writes a number ("5.095.00", a string in a
+        # JSON percentile map): a corrupt file, not a parser bug.
+        location = bad_value_line(text, exc)
+        raise ParseError(source.path, location, f"value of the wrong type: {exc}") from None
+    raise ParseError(source.path, first_text_line(text), no_result_reason(text))

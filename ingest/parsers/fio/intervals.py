@@ -1,0 +1,97 @@
+"""Per-interval I/O from `--status-interval` dumps, and how long a job ran.
+
+fio's status dumps are cumulative: each interval is a dump minus the one before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ingest.parsers.fio.json_directions import DIRECTIONS
+from ingest.parsers.fio.json_documents import Document
+from ingest.parsers.fio.records import FioInterval
+
+# What one direction of one job had done by a dump: (ms, ios, bytes, latency sum ns, samples).
+_Progress = tuple[int, int, int, float, int]
+_NOTHING_YET: _Progress = (0, 0, 0, 0.0, 0)
+
+
+def wall_runtime_ms(entry: dict[str, Any]) -> int | None:
+    """How long the job ran, in ms of wall-clock time.
+
+    Not `job_runtime`: with group_reporting fio sums it over the group's
+    threads (numjobs=4 for 5 s gives 20000), while each direction's
+    `runtime` is the longest thread's. Falls back to `job_runtime`, then to
+    the whole-second `elapsed`, for jobs that did no I/O."""
+    runtimes = [
+        entry[name].get("runtime") or 0 for name in DIRECTIONS if isinstance(entry.get(name), dict)
+    ]
+    if runtimes and max(runtimes) > 0:
+        return int(max(runtimes))
+    if entry.get("job_runtime"):
+        return int(entry["job_runtime"])
+    if entry.get("elapsed"):
+        return int(entry["elapsed"]) * 1000
+    return None
+
+
+def _cumulative(
+    entry: dict[str, Any], name: str, kib_io_bytes: bool
+) -> tuple[int, int, float, int]:
+    """(ios, bytes, latency sum in ns, latency sample count) so far.
+
+    Lean on purpose: called for every direction of every job of every status
+    dump (hundreds of thousands of times for a folder of HCIBench VMs)."""
+    d = entry.get(name) or {}
+    ns = "lat_ns" in d or "clat_ns" in d
+    lat = d.get("lat_ns" if ns else "lat") or d.get("clat_ns" if ns else "clat") or {}
+    ios = d.get("total_ios")
+    if ios is None:
+        ios = round(float(d.get("iops") or 0) * (d.get("runtime") or 0) / 1000)
+    nbytes = (d.get("io_bytes") or 0) * (1024 if kib_io_bytes and "io_kbytes" not in d else 1)
+    count = lat.get("N") or ios
+    mean_ns = float(lat.get("mean") or 0.0) * (1.0 if ns else 1000.0)
+    return int(ios), int(nbytes), mean_ns * count, int(count)
+
+
+def _interval(
+    job_index: int, dump_index: int, name: str, now: _Progress, before: _Progress
+) -> FioInterval:
+    span = now[0] - before[0]
+    ios, nbytes, samples = now[1] - before[1], now[2] - before[2], now[4] - before[4]
+    return FioInterval(
+        run_index=0,
+        job_index=job_index,
+        dump_index=dump_index,
+        direction=name,
+        elapsed_end_ms=int(now[0]),
+        interval_ms=int(span),
+        ios=ios,
+        io_bytes=nbytes,
+        iops=ios * 1000 / span if span > 0 else None,
+        bw_bytes_per_s=nbytes * 1000 / span if span > 0 else None,
+        lat_mean_ns=(now[3] - before[3]) / samples if samples > 0 else None,
+    )
+
+
+def interval_rows(
+    documents: list[Document], final_index: int | None, version: tuple[int, int]
+) -> list[FioInterval]:
+    """Per-interval IO of every job and direction, up to the final report (or the last dump
+    of an unfinished run). Time comes from the direction runtimes, see `wall_runtime_ms`."""
+    last = final_index if final_index is not None else len(documents) - 1
+    rows: list[FioInterval] = []
+    previous: dict[tuple[int, str], _Progress] = {}
+    for dump_index, document in enumerate(documents[: last + 1]):
+        for job_index, entry in enumerate(document.entries):
+            t_ms = wall_runtime_ms(entry) or 0
+            for name in DIRECTIONS:
+                if not isinstance(entry.get(name), dict):
+                    continue
+                now = (t_ms, *_cumulative(entry, name, version < (2, 21)))
+                before = previous.get((job_index, name), _NOTHING_YET)
+                previous[(job_index, name)] = now
+                if name == "trim" and now[1] == 0:
+                    continue
+                rows.append(_interval(job_index, dump_index, name, now, before))
+    return rows

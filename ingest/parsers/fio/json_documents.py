@@ -1,0 +1,96 @@
+"""Finding fio's JSON documents in a file and reading their option objects.
+
+A file may hold several documents (`--status-interval` dumps, `--output-format=normal,json`)
+with text around them; fio pretty-prints each with `{` and `}` in column 0. Option objects
+repeat keys (`filename` per file, client-mode options per server), which `json` would
+collapse, so they are read again from the document's text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.parsers.fio.text import line_col
+from ingest.records import ParseError, SourceFile
+
+
+@dataclass(slots=True)
+class Document:
+    """One fio result document: where it sits in the text, and its value."""
+
+    start: int
+    end: int
+    value: dict[str, Any]
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """The job entries: `client_stats` in client/server mode, else `jobs`."""
+        if "client_stats" in self.value:
+            return list(self.value["client_stats"])
+        return list(self.value.get("jobs") or [])
+
+    @property
+    def is_client_mode(self) -> bool:
+        return "client_stats" in self.value
+
+    @property
+    def is_final(self) -> bool:
+        """fio's final report: every job says eta == 0 (status dumps say INT_MAX)."""
+        entries = self.entries
+        return bool(entries) and all(e.get("eta", 0) == 0 for e in entries)
+
+
+def split_documents(text: str, source: SourceFile) -> tuple[list[Document], str | None]:
+    """Every JSON result document that starts at the beginning of a line, and a note when the
+    last one is cut off. A `{` elsewhere (ETA text, errors) is not a start."""
+    decoder = json.JSONDecoder()
+    documents: list[Document] = []
+    truncated: str | None = None
+    start = 0 if text.startswith("{") else _next_line_brace(text, 0)
+    while start >= 0:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError as exc:
+            if documents:
+                truncated = (
+                    f"last JSON document is cut off at {line_col(text, exc.pos)} ({exc.msg})"
+                )
+                break
+            raise ParseError(
+                source.path, line_col(text, exc.pos), f"malformed or truncated JSON: {exc.msg}"
+            ) from None
+        if isinstance(value, dict) and ("jobs" in value or "client_stats" in value):
+            documents.append(Document(start, end, value))
+        start = _next_line_brace(text, end)
+    return documents, truncated
+
+
+def _next_line_brace(text: str, pos: int) -> int:
+    """Where the next line starting with `{` begins, or -1."""
+    found = text.find("\n{", pos)
+    return found + 1 if found != -1 else -1
+
+
+_OPTIONS_BLOCK = re.compile(r'"(global options|job options)"\s*:\s*\{(?P<body>[^{}]*)\}')
+_OPTION_PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def options_blocks(segment: str) -> list[tuple[str, dict[str, Any]]]:
+    """(`global options` | `job options`, options) of a document's text, in order, with
+    duplicate keys kept: a key seen with different values maps to the list of its values."""
+    blocks = []
+    for block in _OPTIONS_BLOCK.finditer(segment):
+        options: dict[str, Any] = {}
+        for key, value in _OPTION_PAIR.findall(block["body"]):
+            key, value = json.loads(f'"{key}"'), json.loads(f'"{value}"')
+            if key not in options:
+                options[key] = value
+            elif options[key] != value:
+                previous = options[key] if isinstance(options[key], list) else [options[key]]
+                if value not in previous:
+                    options[key] = [*previous, value]
+        blocks.append((block[1], options))
+    return blocks

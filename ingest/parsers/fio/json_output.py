@@ -1,0 +1,216 @@
+"""fio's JSON and json+ output: one report, `--status-interval` streams, normal+JSON files and
+client/server (`client_stats`) output, with any text fio printed before it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ingest.parsers.fio.intervals import interval_rows, wall_runtime_ms
+from ingest.parsers.fio.json_directions import directions_of, disk_util_rows
+from ingest.parsers.fio.json_documents import Document, options_blocks, split_documents
+from ingest.parsers.fio.records import FioJob, FioJobDirection, FioRun, cpu_columns
+from ingest.parsers.fio.text import (
+    epoch,
+    first_text_line,
+    job_state,
+    no_result_reason,
+    version_tuple,
+)
+from ingest.parsers.fio.workload import Workload, group_keys, measured_read_pct, workload_of
+from ingest.records import Parsed, ParseError, SourceFile
+
+_KEYED_AS_DEFAULTS = {"rw": "read"}
+_NORMAL_JOB_HEADER = re.compile(r"\((?:groupid=\d+, jobs=\d+|g=\d+)\)")
+
+
+@dataclass(slots=True)
+class _Stream:
+    """The documents of a file and the one that holds the result."""
+
+    text: str
+    documents: list[Document]
+    final_index: int | None  # the final report; None when the run did not finish
+    result: Document
+    leading: str | None  # text before the first document (warnings, errors, banners)
+    global_options: dict[str, Any] | None
+    job_options: list[dict[str, Any]]  # the `job options` objects of the result, in order
+
+    @property
+    def finished(self) -> bool:
+        return self.final_index is not None
+
+    @property
+    def version(self) -> str | None:
+        return self.result.value.get("fio version")
+
+    @property
+    def ended_at(self) -> dt.datetime | None:
+        doc = self.result.value
+        return epoch((doc.get("timestamp_ms") or 0) / 1000 or doc.get("timestamp"))
+
+
+def _stream(text: str, documents: list[Document]) -> _Stream:
+    # Status dumps (--status-interval) are cumulative; the final report is the first
+    # document whose jobs say eta == 0 (what HCIBench keeps).
+    final_index = next((i for i, d in enumerate(documents) if d.is_final), None)
+    result = documents[final_index if final_index is not None else -1]
+    blocks = options_blocks(text[result.start : result.end])
+    global_options = next((o for name, o in blocks if name == "global options"), None)
+    if global_options is None and isinstance(result.value.get("global options"), dict):
+        global_options = result.value["global options"]
+    return _Stream(
+        text=text,
+        documents=documents,
+        final_index=final_index,
+        result=result,
+        leading=text[: documents[0].start].strip() or None,
+        global_options=global_options,
+        job_options=[o for name, o in blocks if name == "job options"],
+    )
+
+
+def parse_json_stream(text: str, source: SourceFile) -> Parsed:
+    documents, truncated = split_documents(text, source)
+    if not documents:
+        raise ParseError(source.path, first_text_line(text), no_result_reason(text))
+    stream = _stream(text, documents)
+    parsed = Parsed()
+    if truncated:
+        parsed.notes.append(truncated)
+    if not stream.finished:
+        parsed.notes.append(
+            f"no final report among {len(documents)} JSON document(s): the run did not finish; "
+            "jobs are stored as unfinished"
+        )
+    parsed.add("fio_runs", [_run_row(stream)])
+    _add_jobs(stream, parsed)
+    parsed.add("fio_disk_util", disk_util_rows(stream.result.value))
+    if len(documents) > 1:
+        parsed.add(
+            "fio_intervals",
+            interval_rows(documents, stream.final_index, version_tuple(stream.version)),
+        )
+    return parsed
+
+
+def _output_format(stream: _Stream) -> str:
+    """`json` or `json+` (latency bins), `normal+` in front when a normal report is there too."""
+    output_format = (
+        "json+" if "bins" in stream.text[stream.result.start : stream.result.end] else "json"
+    )
+    around = (stream.leading or "") + stream.text[stream.documents[-1].end :]
+    return ("normal+" if _NORMAL_JOB_HEADER.search(around) else "") + output_format
+
+
+def _run_row(stream: _Stream) -> FioRun:
+    return FioRun(
+        run_index=0,
+        fio_version=stream.version,
+        output_format=_output_format(stream),
+        terse_version=None,
+        is_client_mode=stream.result.is_client_mode,
+        status_dump_count=len(stream.documents),
+        is_finished=stream.finished,
+        ended_at=stream.ended_at,
+        local_time_text=stream.result.value.get("time"),
+        global_options_json=stream.global_options,
+        leading_text=stream.leading[:4000] if stream.leading else None,
+    )
+
+
+def _entry_options(stream: _Stream) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(options as single values, options as written) of each job entry: the global options
+    overlaid with the entry's own. Options read from the text keep repeated keys as lists;
+    the last value is the one fio used."""
+    out = []
+    cursor = 0
+    for entry in stream.result.entries:
+        options = dict(stream.global_options or {})
+        if "job options" in entry:
+            own = (
+                stream.job_options[cursor]
+                if cursor < len(stream.job_options)
+                else entry["job options"]
+            )
+            cursor += 1
+            options.update(own)
+        flat = {k: (v[-1] if isinstance(v, list) else v) for k, v in options.items()}
+        out.append((flat, options))
+    return out
+
+
+def _add_jobs(stream: _Stream, parsed: Parsed) -> None:
+    entries = stream.result.entries
+    options = _entry_options(stream)
+    workloads = [
+        workload_of(flat, measured_read_pct(e))
+        for e, (flat, _) in zip(entries, options, strict=True)
+    ]
+    # An entry without options (fio 2.1 JSON) has always been keyed as fio's defaults, not as
+    # its measured mix: kept, since result ids downstream are hashed from the key.
+    keys = group_keys(
+        (0, e.get("groupid", 0), workload_of(flat or _KEYED_AS_DEFAULTS))
+        for e, (flat, _) in zip(entries, options, strict=True)
+    )
+    lat_pct_on = str((stream.global_options or {}).get("lat_percentiles", "0")) == "1"
+    vtuple = version_tuple(stream.version)
+    jobs: list[FioJob] = []
+    directions: list[FioJobDirection] = []
+    for index, entry in enumerate(entries):
+        flat, raw = options[index]
+        job_lat_pct = lat_pct_on or str(flat.get("lat_percentiles", "0")) == "1"
+        rows, kind = directions_of(index, entry, vtuple, job_lat_pct, parsed)
+        directions.extend(rows)
+        key = keys[(0, int(entry.get("groupid", 0)))]
+        jobs.append(_job_row(stream, index, entry, workloads[index], raw, key, kind))
+    parsed.add("fio_jobs", jobs)
+    parsed.add("fio_job_directions", directions)
+
+
+def _started_at(entry: dict[str, Any], ended_at: dt.datetime | None) -> dt.datetime | None:
+    """fio 3.x's `job_start`, else the end minus the wall-clock runtime."""
+    if entry.get("job_start"):
+        return epoch(entry["job_start"] / 1000)
+    runtime_ms = wall_runtime_ms(entry)
+    if ended_at and runtime_ms:
+        return ended_at - dt.timedelta(milliseconds=runtime_ms)
+    return None
+
+
+def _job_row(
+    stream: _Stream,
+    index: int,
+    entry: dict[str, Any],
+    workload: Workload,
+    raw_options: dict[str, Any],
+    workload_key: str,
+    percentile_kind: str | None,
+) -> FioJob:
+    jobname = entry.get("jobname", "")
+    error = int(entry.get("error", 0) or 0)
+    state, reason = job_state(error, stream.finished, stream.leading)
+    return FioJob(
+        run_index=0,
+        job_index=index,
+        jobname=jobname,
+        groupid=int(entry.get("groupid", 0)),
+        hostname=entry.get("hostname"),
+        port=entry.get("port"),
+        is_all_clients_aggregate=stream.result.is_client_mode and jobname == "All clients",
+        state=state,
+        state_reason=reason,
+        error_code=error,
+        eta_s=entry.get("eta"),
+        elapsed_s=entry.get("elapsed"),
+        job_runtime_ms=entry.get("job_runtime"),
+        started_at=_started_at(entry, stream.ended_at),
+        ended_at=stream.ended_at,
+        **cpu_columns(tuple(entry.get(k) for k in ("usr_cpu", "sys_cpu", "ctx", "majf", "minf"))),
+        **asdict(workload),
+        options_json=raw_options or None,
+        workload_key=workload_key,
+        percentile_kind=percentile_kind,
+    )

@@ -1,0 +1,276 @@
+"""fio's terse (minimal) output, versions 2 to 5: one `;`-separated record per job, latencies
+in usec, integer IOPS, no job options; in client mode each record may follow ETA text and the
+servers' disk lines stand alone (`;sda;...`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from ingest.parsers.fio.records import (
+    NO_HOST_OR_TIMES,
+    FioDiskUtil,
+    FioJob,
+    FioJobDirection,
+    FioLatencyPercentile,
+    FioRun,
+    cpu_columns,
+    spread_columns,
+)
+from ingest.parsers.fio.text import first_text_line, job_state
+from ingest.parsers.fio.workload import Workload, group_keys
+from ingest.records import Parsed, ParseError, SourceFile
+
+TERSE_LINE = re.compile(r"[3-5];fio-\d[^;\n]*;")
+TERSE_V2 = re.compile(r"^2;[^;\n]*;\d+;\d+;", re.MULTILINE)
+_CPU_FIELD = re.compile(r"^-?\d+(\.\d+)?%$")
+# Fields after the directions: usr, sys, ctx, majf, minf, then IO depth (7), latency
+# distribution in usec (10) and in msec (12), then disk util (v3+).
+_AFTER_CPU = 5 + 7 + 10 + 12
+
+
+@dataclass(slots=True)
+class _Direction:
+    io_kib: int
+    bw_kib: int
+    iops: int
+    runtime: int
+    slat_us: list[float]  # min, max, mean, stddev
+    clat_us: list[float]
+    lat_us: list[float]
+    percentiles: dict[float, float]  # clat, usec
+    bw: list[float]  # min, max, agg %, mean, stddev (KiB/s), as terse orders them
+    bw_samples: int | None = None
+    iops_stats: list[float | None] = field(default_factory=lambda: [None] * 5)
+
+
+@dataclass(slots=True)
+class _Record:
+    line: int
+    version: int
+    fio_version: str | None
+    jobname: str
+    groupid: int
+    error: int
+    directions: dict[str, _Direction]
+    cpu: tuple[float, float, int, int, int]  # usr %, sys %, ctx, majf, minf
+
+
+def _percent(value: str) -> float:
+    return float(value.rstrip("%"))
+
+
+def _read_direction(fields: list[str], i: int, version: int) -> tuple[_Direction, int]:
+    """One direction block starting at fields[i]; returns it and the next index."""
+    us = [float(v) for v in fields[i + 4 : i + 12]]
+    percentiles = {}
+    for item in fields[i + 12 : i + 32]:
+        pct, _, value = item.partition("%=")
+        if float(pct) > 0:
+            percentiles[float(pct)] = float(value)
+    block = _Direction(
+        io_kib=int(fields[i]),
+        bw_kib=int(fields[i + 1]),
+        iops=int(fields[i + 2]),
+        runtime=int(fields[i + 3]),
+        slat_us=us[0:4],
+        clat_us=us[4:8],
+        lat_us=[float(v) for v in fields[i + 32 : i + 36]],
+        percentiles=percentiles,
+        bw=[_percent(v) for v in fields[i + 36 : i + 41]],
+    )
+    i += 41
+    if version == 5:
+        block.bw_samples = int(fields[i])
+        block.iops_stats = [float(v) for v in fields[i + 1 : i + 6]]
+        i += 6
+    return block, i
+
+
+def _split_record(line: str) -> tuple[int, list[str]] | None:
+    """(terse version, fields) of a record line, skipping client-mode text before it."""
+    match = TERSE_LINE.search(line)
+    if match:
+        return int(line[match.start()]), line[match.start() :].split(";")
+    if line.startswith("2;") and line.count(";") >= 100:
+        return 2, line.split(";")
+    return None
+
+
+def _read_record(number: int, version: int, fields: list[str], disks: list[FioDiskUtil]) -> _Record:
+    """One job record; its disk util fields (v3+) are added to `disks`."""
+    offset = 5 if version != 2 else 4  # v2 has no fio version field
+    i = offset
+    directions: dict[str, _Direction] = {}
+    for name in ["read", "write", "trim"] if version in (2, 4, 5) else ["read", "write"]:
+        if _CPU_FIELD.match(fields[i]) and _CPU_FIELD.match(fields[i + 1]):
+            break  # unified_rw_reporting prints one block only
+        directions[name], i = _read_direction(fields, i, version)
+    if len(directions) == 1:
+        directions = {"mixed": directions["read"]}
+    cpu = (
+        _percent(fields[i]),
+        _percent(fields[i + 1]),
+        int(fields[i + 2]),
+        int(fields[i + 3]),
+        int(fields[i + 4]),
+    )
+    i += _AFTER_CPU
+    if version >= 3 and i < len(fields):
+        disks.extend(disk_rows(fields[i:], None))
+    return _Record(
+        line=number,
+        version=version,
+        fio_version=fields[1] if version != 2 else None,
+        jobname=fields[offset - 3],
+        groupid=int(fields[offset - 2]),
+        error=int(fields[offset - 1]),
+        directions=directions,
+        cpu=cpu,
+    )
+
+
+def _read_records(text: str, source: SourceFile) -> tuple[list[_Record], list[FioDiskUtil]]:
+    records: list[_Record] = []
+    disks: list[FioDiskUtil] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith(";") and line.count(";") >= 9:  # client-mode disk util line
+            disks.extend(disk_rows(line.split(";")[1:], None))
+            continue
+        split = _split_record(line)
+        if split is None:
+            continue
+        version, fields = split
+        try:
+            records.append(_read_record(number, version, fields, disks))
+        except (IndexError, ValueError) as exc:
+            raise ParseError(
+                source.path, f"line {number}", f"terse v{version} record is malformed ({exc})"
+            ) from None
+    if not records:
+        raise ParseError(source.path, first_text_line(text), "no terse records found")
+    return records, disks
+
+
+def parse_terse(text: str, source: SourceFile) -> Parsed:
+    records, disks = _read_records(text, source)
+    client_mode = "All clients" in [r.jobname for r in records]
+    parsed = Parsed()
+    jobs = [_job_row(index, r, client_mode) for index, r in enumerate(records)]
+    keys = group_keys((0, job.groupid, Workload(read_pct=job.read_pct)) for job in jobs)
+    versions = sorted({r.fio_version or "" for r in records})
+    parsed.add(
+        "fio_runs",
+        [
+            FioRun(
+                run_index=0,
+                fio_version=versions[-1] or None,
+                output_format="terse",
+                terse_version=records[-1].version,
+                is_client_mode=client_mode,
+                status_dump_count=1,
+                is_finished=True,
+                ended_at=None,
+                local_time_text=None,
+                global_options_json=None,
+                leading_text=None,
+            )
+        ],
+    )
+    parsed.add("fio_jobs", [replace(job, workload_key=keys[(0, job.groupid)]) for job in jobs])
+    parsed.add(
+        "fio_job_directions", [row for i, r in enumerate(records) for row in _direction_rows(i, r)]
+    )
+    parsed.add(
+        "fio_latency_percentiles",
+        [row for i, r in enumerate(records) for row in _percentile_rows(i, r)],
+    )
+    parsed.add("fio_disk_util", disks)
+    parsed.notes.append(
+        "terse output: IOPS are integers, total I/O counts are derived from IOPS x runtime, "
+        "and job options (block size, queue depth) are not in the file"
+    )
+    return parsed
+
+
+def _job_row(index: int, record: _Record, client_mode: bool) -> FioJob:
+    """A job row; its workload_key is filled in once every job's group is known."""
+    runtime_ms = max(d.runtime for d in record.directions.values())
+    read_kib = record.directions.get("read", record.directions.get("mixed")).io_kib
+    write = record.directions.get("write")
+    write_kib = write.io_kib if write else 0
+    read_pct = round(100 * read_kib / (read_kib + write_kib)) if read_kib + write_kib else None
+    state, reason = job_state(record.error)
+    return FioJob(
+        run_index=0,
+        job_index=index,
+        jobname=record.jobname,
+        groupid=record.groupid,
+        is_all_clients_aggregate=client_mode and record.jobname == "All clients",
+        state=state,
+        state_reason=reason,
+        error_code=record.error,
+        job_runtime_ms=runtime_ms,
+        **NO_HOST_OR_TIMES,
+        **cpu_columns(record.cpu),
+        # Terse output lists no job options: only the measured read share is known.
+        **asdict(Workload(read_pct=read_pct)),
+        options_json=None,
+        workload_key="",
+        percentile_kind="clat",
+    )
+
+
+def _us_to_ns(values: list[float]) -> tuple[Any, ...]:
+    """Terse (min, max, mean, stddev) in usec as latency stats in ns; terse has no counts."""
+    return (*(v * 1000 for v in values), None)
+
+
+def _direction_rows(job_index: int, record: _Record) -> list[FioJobDirection]:
+    rows = []
+    for name, d in record.directions.items():
+        bw_min, bw_max, bw_agg, bw_mean, bw_dev = d.bw
+        rows.append(
+            FioJobDirection(
+                run_index=0,
+                job_index=job_index,
+                direction=name,
+                total_ios=round(d.iops * d.runtime / 1000),
+                is_total_ios_derived=True,
+                short_ios=None,
+                drop_ios=None,
+                io_bytes=d.io_kib * 1024,
+                bw_bytes_per_s=float(d.bw_kib * 1024),
+                iops=float(d.iops),
+                runtime_ms=d.runtime,
+                **spread_columns(
+                    _us_to_ns(d.slat_us),
+                    _us_to_ns(d.clat_us),
+                    _us_to_ns(d.lat_us),
+                    (bw_min, bw_max, bw_mean, bw_dev, bw_agg, d.bw_samples),
+                    tuple(d.iops_stats),
+                ),
+            )
+        )
+    return rows
+
+
+def _percentile_rows(job_index: int, record: _Record) -> list[FioLatencyPercentile]:
+    return [
+        FioLatencyPercentile(0, job_index, name, "clat", p, v * 1000)
+        for name, d in record.directions.items()
+        for p, v in d.percentiles.items()
+    ]
+
+
+def disk_rows(fields: list[str], hostname: str | None) -> list[FioDiskUtil]:
+    """Disk util groups of 9 fields: name, read/write ios, merges, ticks, in_queue, util %."""
+    rows = []
+    for i in range(0, len(fields) - 8, 9):
+        chunk = fields[i : i + 9]
+        if not chunk[0] or not chunk[8].endswith("%"):
+            continue
+        counts = [int(v) for v in chunk[1:8]]
+        rows.append(FioDiskUtil(0, hostname, chunk[0], *counts, _percent(chunk[8])))
+    return rows

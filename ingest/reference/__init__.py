@@ -1,1 +1,0 @@
-"""Writers of real tool-output formats, for the reference dataset and benchmarks."""

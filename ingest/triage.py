@@ -1,0 +1,164 @@
+"""What to do with each file a PATH expands to: skip, reject, read labels, or parse and stage.
+
+`collect` walks the PATH arguments (folders, archives) into members; `triage` decides per
+member: a run.yaml feeds the label resolver, a refused archive member is rejected, anything
+else goes through `load_member`: screened by name and first bytes, labelled, compared with
+what the warehouse already holds (by content hash), parsed, and staged with the writer.
+Nothing here raises for bad input: every file ends as an `Outcome`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+
+from ingest.label_resolver import LabelResolver
+from ingest.labels import LabelError, is_label_file
+from ingest.outcomes import Outcome, Status
+from ingest.parsers.hcibench.case_folder import hcibench_case_of
+from ingest.records import Parsed, ParseError, SourceFile
+from ingest.registry import HEAD_BYTES, PARSERS, detect_format
+from ingest.sources import source_for
+from ingest.walk import Member, Refused, expand
+from ingest.writer import EarlierLoad, RawWriter
+
+# Empty files with these endings are tool outputs that never got written
+# (a crashed run); they are rejected, not skipped, so nobody misses them.
+_OUTPUT_SUFFIXES = (".json", ".csv", ".out", ".txt")
+# Documentation and scripts quote tool output (a README with a -res.txt block,
+# a fixture generator) but are never tool output themselves: no tool writes
+# these endings, so they are skipped before content detection can be fooled.
+_NEVER_OUTPUT_SUFFIXES = (".md", ".markdown", ".rst", ".py", ".rb", ".sh", ".ps1", ".ipynb")
+
+
+def collect(paths: Iterable[Path]) -> list[Member | Refused]:
+    """Every candidate file, archive members included, in a stable order."""
+    return [item for path in paths for item in expand(path)]
+
+
+def triage(
+    item: Member | Refused, writer: RawWriter, resolver: LabelResolver, known_paths: set[str]
+) -> Outcome:
+    """The outcome of one walked item (a parsed file is staged with `writer`)."""
+    if isinstance(item, Refused):
+        return Outcome.rejected(item.path, "archive", item.reason)
+    if is_label_file(item.path):
+        try:
+            resolver.add_label_file(item)
+        except LabelError as exc:
+            return Outcome.rejected(item.path, exc.origin, exc.reason)
+        return Outcome(item.path, Status.LABELS)
+    return load_member(writer, item, resolver, known_paths)
+
+
+def _screen(path: str, data: bytes) -> Outcome | str:
+    """The format of a file worth parsing, else why it is skipped or rejected."""
+    name = path.rsplit("/", 1)[-1]
+    lower = name.lower()
+    if not data:
+        if lower.endswith(_OUTPUT_SUFFIXES):
+            return Outcome.rejected(path, "byte 0", "empty file: the tool wrote no output")
+        return Outcome.skipped(path, "empty file")
+    if lower.endswith(_NEVER_OUTPUT_SUFFIXES):
+        return Outcome.skipped(path, "documentation or source code, not tool output")
+    fmt = detect_format(data[:HEAD_BYTES], name)
+    if fmt is None:
+        return Outcome.skipped(path, "not a supported format")
+    return fmt
+
+
+def _parse(module: ModuleType, data: bytes, source: SourceFile) -> Parsed | Outcome:
+    """The parser's result, or the rejection it amounts to."""
+    fmt, path = module.FORMAT, source.path
+    try:
+        return module.parse(data, source)
+    except ParseError as exc:
+        return Outcome.rejected(path, exc.location, exc.reason, fmt)
+    except RecursionError:
+        return Outcome.rejected(path, "file", "structure nested too deeply", fmt)
+    except Exception as exc:  # a parser bug must not abort the other files
+        reason = (
+            f"parser failed unexpectedly ({type(exc).__name__}: {exc}); please report this file"
+        )
+        return Outcome.rejected(path, "file", reason, fmt)
+
+
+def _source_row(source: SourceFile, module: ModuleType, parsed: Parsed, labels: dict) -> dict:
+    """The file's `raw.source_files` row (its id is drawn when written)."""
+    return {
+        "path": source.path,
+        "name": source.name,
+        "folder": source.folder,
+        "sha256": source.sha256,
+        "size_bytes": source.size_bytes,
+        "format": module.FORMAT,
+        "parser_version": module.PARSER_VERSION,
+        "labels_json": json.dumps(labels, sort_keys=True),
+        "result_per": labels["result_per"],
+        "hcibench_case": source.hcibench_case,
+        "row_count": parsed.row_count(),
+        "notes_json": json.dumps(parsed.notes),
+        "loaded_at": dt.datetime.now(dt.UTC),
+    }
+
+
+def _unchanged(
+    path: str, fmt: str, same_content: list[EarlierLoad], labels_json: str, version: str
+) -> Outcome | None:
+    """Unchanged when these bytes are stored with the same labels by this parser version."""
+    for earlier in same_content:
+        if earlier.labels_json == labels_json and earlier.parser_version == version:
+            reason = "" if earlier.path == path else f"same content as {earlier.path}"
+            return Outcome(path, Status.UNCHANGED, fmt, reason=reason)
+    return None
+
+
+def load_member(
+    writer: RawWriter, member: Member, resolver: LabelResolver, known_paths: set[str]
+) -> Outcome:
+    """Detect, parse and stage one file; never raises for bad input.
+
+    Only `find_same_content` and `find_by_path` of the writer are used before the parse, so
+    a test can hand in a stand-in for files that never reach `stage`."""
+    try:
+        data = member.read()
+    except OSError as exc:
+        return Outcome.rejected(member.path, "file", f"cannot be read: {exc}")
+    fmt = _screen(member.path, data)
+    if isinstance(fmt, Outcome):
+        return fmt
+    module = PARSERS[fmt]
+    try:
+        labels = resolver.labels_for(member.path)
+    except LabelError as exc:
+        reason = f"bad labels: {exc.reason}"
+        return Outcome.rejected(member.path, exc.origin, reason, fmt)
+    case = hcibench_case_of(member.path, known_paths)
+    labels.setdefault("result_per", "folder" if case else "file")
+    source = source_for(member.path, data, labels=labels, hcibench_case=case)
+
+    same_content = writer.find_same_content(source.sha256, source.hcibench_case)
+    labels_json = json.dumps(labels, sort_keys=True)
+    unchanged = _unchanged(member.path, fmt, same_content, labels_json, module.PARSER_VERSION)
+    if unchanged:
+        return unchanged
+    parsed = _parse(module, data, source)
+    if isinstance(parsed, Outcome):
+        return parsed
+
+    # Replace the earlier version at this path, or the same bytes loaded with
+    # other labels or by an older parser version.
+    old_ids = {e.source_file_id for e in same_content} | set(writer.find_by_path(member.path))
+    status = Status.REPLACED if old_ids else Status.LOADED
+    outcome = Outcome(member.path, status, fmt, rows=parsed.row_count(), notes=list(parsed.notes))
+    writer.stage(
+        old_ids=old_ids,
+        source_row=_source_row(source, module, parsed, labels),
+        parsed=parsed,
+        module=module,
+        outcome=outcome,
+    )
+    return outcome

@@ -1,0 +1,213 @@
+"""The batched writer: parsed files into the warehouse's `raw` schema.
+
+Every source file is all-or-nothing: its `raw.source_files` row and all its rows in `raw.*`
+tables appear together or not at all, so a rejected file, a crash or a kill leaves the
+warehouse as it was before that file. Files are written in batches, one transaction per
+batch (a kill leaves a prefix of whole files): DuckDB's per-statement cost is then paid once
+per batch instead of once per table per file, which is most of the time for small files.
+
+Identity is the content: the loader asks `find_same_content` whether these bytes were
+already loaded (with which labels and parser version) and `find_by_path` whether an earlier
+version of the file is stored; both see staged files too, so a batch is consistent with
+itself before it is written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import duckdb
+import pyarrow as pa
+
+import warehouse
+from ingest import tables
+from ingest.outcomes import Outcome
+from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
+from ingest.records import Parsed
+
+# A large esxtop capture is written on its own rather than held with 99 other files.
+BATCH_ROWS = 2_000_000
+DEFAULT_BATCH_FILES = 100
+
+
+class EarlierLoad(NamedTuple):
+    """A stored (or staged) load of the same bytes."""
+
+    source_file_id: int | None  # None while staged: ids are drawn when written
+    path: str
+    labels_json: str
+    parser_version: str
+
+
+@dataclass(slots=True)
+class _StagedFile:
+    new_id: int | None  # drawn when written
+    old_ids: list[int]
+    source_row: dict[str, Any]
+    tables: dict[str, pa.Table]
+    outcome: Outcome
+
+    def as_earlier_load(self) -> EarlierLoad:
+        row = self.source_row
+        return EarlierLoad(self.new_id, row["path"], row["labels_json"], row["parser_version"])
+
+
+def _batch_files() -> int:
+    return max(1, int(os.environ.get("PERF_INGEST_BATCH_FILES", DEFAULT_BATCH_FILES)))
+
+
+def arrow_tables(parsed: Parsed, module: ModuleType) -> dict[str, pa.Table]:
+    """The parser's non-empty tables as Arrow; a table it did not declare is a parser bug."""
+    arrays: dict[str, pa.Table] = {}
+    for name, rows in parsed.tables.items():
+        if name not in module.TABLES:
+            raise TypeError(f"parser {module.FORMAT} wrote undeclared table {name}")
+        arrow = rows if isinstance(rows, pa.Table) else tables.to_arrow(module.TABLES[name], rows)
+        if arrow.num_rows:
+            arrays[name] = arrow
+    return arrays
+
+
+class RawWriter:
+    """The DuckDB file, opened for writing with the raw schema in place."""
+
+    def __init__(
+        self, db_path: Path, *, lock_timeout_s: float = warehouse.WRITER_CONNECT_TIMEOUT_S
+    ) -> None:
+        self.db_path = db_path
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = warehouse.connect(db_path, timeout_s=lock_timeout_s)
+        self.batch_files = _batch_files()
+        self.batch_rows = BATCH_ROWS
+        self._staged: list[_StagedFile] = []
+        self._staged_rows = 0
+        ensure_schema(self.con)
+        self._table_names = list(raw_tables())
+
+    def close(self) -> None:
+        """Write what is staged, then close."""
+        try:
+            self.flush()
+        finally:
+            self.con.close()
+
+    def find_same_content(self, sha256: str, hcibench_case: str | None) -> list[EarlierLoad]:
+        """Earlier loads of these bytes in the same context, stored or staged.
+
+        The context is the HCIBench test case: every case folder holds its own
+        byte-identical copy of `vsan.cfg` (and often `hcibench.cfg`), and each copy
+        describes its own case, so it is loaded once per case."""
+        stored = self.con.execute(
+            "select source_file_id, path, labels_json, parser_version "
+            "from raw.source_files where sha256 = ? and hcibench_case is not distinct from ?",
+            [sha256, hcibench_case],
+        ).fetchall()
+        staged = [
+            f.as_earlier_load()
+            for f in self._staged
+            if f.source_row["sha256"] == sha256 and f.source_row["hcibench_case"] == hcibench_case
+        ]
+        return [EarlierLoad(*row) for row in stored] + staged
+
+    def find_by_path(self, path: str) -> list[int | None]:
+        rows = self.con.execute(
+            "select source_file_id from raw.source_files where path = ?", [path]
+        ).fetchall()
+        return [r[0] for r in rows] + [
+            f.new_id for f in self._staged if f.source_row["path"] == path
+        ]
+
+    def stage(
+        self,
+        *,
+        old_ids: Iterable[int | None],
+        source_row: dict[str, Any],
+        parsed: Parsed,
+        module: ModuleType,
+        outcome: Outcome,
+    ) -> None:
+        """Queue one parsed file (replacing `old_ids`) for the next write."""
+        arrays = arrow_tables(parsed, module)
+        stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
+        self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome))
+        self._staged_rows += sum(t.num_rows for t in arrays.values())
+        if len(self._staged) >= self.batch_files or self._staged_rows >= self.batch_rows:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every staged file in one transaction; on a database error,
+        retry them one by one so one bad file cannot sink the others."""
+        staged, self._staged, self._staged_rows = self._staged, [], 0
+        if not staged:
+            return
+        try:
+            self._write(staged)
+        except (duckdb.Error, pa.ArrowException) as exc:
+            if len(staged) == 1:
+                _mark_unstored(staged[0], exc)
+                return
+            for one in staged:
+                try:
+                    self._write([one])
+                except (duckdb.Error, pa.ArrowException) as one_exc:
+                    _mark_unstored(one, one_exc)
+
+    def _write(self, staged: list[_StagedFile]) -> None:
+        con = self.con
+        con.begin()
+        try:
+            # Ids are drawn inside the transaction, so a killed load never
+            # leaves a used id behind that a re-run would draw again.
+            for f in staged:
+                (f.new_id,) = con.execute("select nextval('raw.source_file_seq')").fetchone()
+            self._delete(sorted({old for f in staged for old in f.old_ids}))
+            for name, batch in _rows_by_table(staged).items():
+                self._insert(f"raw.{name}", batch)
+            files = pa.Table.from_pylist(
+                [{"source_file_id": f.new_id, **f.source_row} for f in staged]
+            )
+            self._insert("raw.source_files", files)
+            warehouse.kill_point("before_commit")
+            con.commit()
+        except BaseException:
+            con.rollback()
+            raise
+        warehouse.kill_point("after_commit")
+
+    def _delete(self, old_ids: list[int]) -> None:
+        """Remove the rows of replaced files (earlier versions, older parsers, other labels)."""
+        if not old_ids:
+            return
+        marks = ", ".join("?" for _ in old_ids)
+        for name in self._table_names:
+            self.con.execute(f"delete from raw.{name} where {SOURCE_FILE_ID} in ({marks})", old_ids)
+        self.con.execute(f"delete from raw.source_files where source_file_id in ({marks})", old_ids)
+
+    def _insert(self, table: str, batch: pa.Table) -> None:
+        self.con.register("_batch", batch)
+        try:
+            self.con.execute(f"insert into {table} by name select * from _batch")
+        finally:
+            self.con.unregister("_batch")
+
+
+def _rows_by_table(staged: list[_StagedFile]) -> dict[str, pa.Table]:
+    """Each raw table's rows from every staged file, tagged with the file's new id."""
+    parts: dict[str, list[pa.Table]] = {}
+    for f in staged:
+        for name, arrow in f.tables.items():
+            ids = pa.array([f.new_id] * arrow.num_rows, type=pa.int64())
+            parts.setdefault(name, []).append(arrow.append_column(SOURCE_FILE_ID, ids))
+    return {
+        name: tabs[0] if len(tabs) == 1 else pa.concat_tables(tabs, promote_options="default")
+        for name, tabs in parts.items()
+    }
+
+
+def _mark_unstored(staged: _StagedFile, exc: Exception) -> None:
+    staged.outcome.reject("warehouse", f"parsed, but could not be stored: {exc}")
