@@ -74,6 +74,10 @@ class Parsed:
 
     tables: dict[str, list[Any] | pa.Table] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # Set when the file loads but yields no workload result (the run did not finish, the tool
+    # reported an error, no direction rows, a report kind that carries no measurements): the
+    # load summary prints it even with --quiet, so no run disappears silently.
+    no_result_reason: str | None = None
 
     def add(self, table: str, rows: list[Any] | pa.Table) -> None:
         existing = self.tables.get(table)
