@@ -22,13 +22,23 @@ Connections, one retry rule
     `WarehouseUnavailable` with a message a user can act on. Writers wait long (a dbt build
     takes minutes); the dashboard waits a second or two and then says so.
 
-Publish
+Publish (the gate)
     DuckDB lets one process write a file and, while it does, no other process can read it. So
-    the dashboard never opens the main file: after each successful step a writer publishes the
-    serving snapshot (under the writer lock: `CHECKPOINT`, copy to a temporary file in the
-    same folder, fsync, `os.replace`, which is atomic). A reader that had the old snapshot open
-    keeps its inode; new connections see the new one; nobody sees half a file. Until the first
-    publish the dashboard falls back to the main file, read-only, with the short retry.
+    the dashboard never opens the main file once a snapshot exists: `python -m ingest publish`
+    validates the main file (the expectations, in-process, under the writer lock) and only
+    when every constraint holds copies it onto the serving snapshot (`CHECKPOINT`, copy to a
+    temporary file in the same folder, fsync, `os.replace`, which is atomic). Loads and builds
+    never publish: a failing version never reaches the dashboard, which keeps serving the
+    last version that passed. A reader that had the old snapshot open keeps its inode; new
+    connections see the new one; nobody sees half a file. The latest validation run, passed
+    or failed, is also written to `<stem>.validation.json`, and `status()` compares file times
+    so the dashboard can say why what it shows is older than the main file (a failed
+    validation, or changes, e.g. a plain `dbt build`, not yet published) and the command that
+    fixes it.
+
+    Child processes (`ingest build` runs dbt, `ingest locked -- CMD`) inherit the lock's file
+    descriptor and die with their parent (PR_SET_PDEATHSIG), so the lock covers the whole
+    process tree: a killed `ingest build` cannot leave dbt writing beside the next writer.
 
 `kill_point()` lets the crash tests SIGKILL the process at named stages
 (`PERF_INGEST_KILL=<stage>:<n>`, the n-th time the stage is reached); unset, it is one
@@ -37,7 +47,9 @@ dictionary look-up.
 
 from __future__ import annotations
 
+import datetime as dt
 import fcntl
+import json
 import os
 import shutil
 import signal
@@ -46,6 +58,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +110,7 @@ def lock_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".lock")
 
 
-def _pending_marker(db_path: Path) -> Path:
+def pending_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".unpublished")
 
 
@@ -153,6 +166,13 @@ def writer_lock(db_path: Path, timeout_s: float | None = None) -> Iterator[None]
         yield
     finally:
         _release(key)
+
+
+def held_lock_fd(db_path: Path) -> int:
+    """The descriptor of the writer lock this process holds on `db_path`, for a child process
+    to inherit (`pass_fds`): the lock then stays held while any of them lives."""
+    with _guard:
+        return _held[str(lock_path(db_path.absolute()))][0]
 
 
 def _acquire(key: str, timeout_s: float) -> None:
@@ -256,18 +276,28 @@ def mark_pending(db_path: Path) -> None:
     """Note that the main file has changes the snapshot lacks (cleared by `publish`).
 
     Writers set it before they write; a writer killed at any point, or a publish killed
-    before its rename, leaves it, so the next `ingest load` publishes even when it has
-    nothing new to load.
+    before its rename, leaves it, so the dashboard says a newer version awaits publishing.
+    A plain `dbt build` does not set it: `changed_at_ns` (file times) catches that case.
     """
-    _pending_marker(db_path).touch()
+    pending_path(db_path).touch()
 
 
 def clear_pending(db_path: Path) -> None:
-    _pending_marker(db_path).unlink(missing_ok=True)
+    pending_path(db_path).unlink(missing_ok=True)
 
 
 def needs_publish(db_path: Path) -> bool:
-    return _pending_marker(db_path).exists() or not serving_path(db_path).exists()
+    return pending_path(db_path).exists() or not serving_path(db_path).exists()
+
+
+def changed_at_ns(db_path: Path) -> int | None:
+    """When the main file last changed: the newer of the file and its WAL (a writer killed
+    before its checkpoint leaves its changes in `<db>.wal`). None when there is no file."""
+    times = [
+        f.stat().st_mtime_ns for f in (db_path, db_path.with_name(db_path.name + ".wal"))
+        if f.is_file()
+    ]  # fmt: skip
+    return max(times) if times else None
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -279,7 +309,12 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def publish(db_path: Path, target: Path | None = None, *, lock_timeout_s: float = 600.0) -> Path:
-    """Copy a checkpointed `db_path` atomically onto the serving path; return that path."""
+    """Copy a checkpointed `db_path` atomically onto the serving path; return that path.
+
+    Only the publish gate (`python -m ingest publish`, after the expectations passed) calls
+    this. The snapshot's mtime is set to the main file's change time, so "the main file is
+    newer than the snapshot" means exactly "changed since it was published" (`status`).
+    """
     target = target or serving_path(db_path)
     if not db_path.is_file():
         raise FileNotFoundError(f"no warehouse at {db_path} to publish")
@@ -294,11 +329,13 @@ def publish(db_path: Path, target: Path | None = None, *, lock_timeout_s: float 
         con = connect(db_path, timeout_s=lock_timeout_s)
         try:
             con.execute("checkpoint")
+            as_of = changed_at_ns(db_path) or time.time_ns()
             try:
                 with open(db_path, "rb") as src, open(temp, "wb") as dst:
                     shutil.copyfileobj(src, dst, 1024 * 1024)
                     dst.flush()
                     os.fsync(dst.fileno())
+                os.utime(temp, ns=(time.time_ns(), as_of))
                 kill_point("publish_copy")
                 os.replace(temp, target)
             finally:
@@ -308,3 +345,109 @@ def publish(db_path: Path, target: Path | None = None, *, lock_timeout_s: float 
         finally:
             con.close()
     return target
+
+
+# --- what the dashboard serves, and why ----------------------------------------------------
+
+
+def validation_path(db_path: Path) -> Path:
+    """`<db stem>.validation.json`: the latest validation run, passed or failed.
+
+    The serving snapshot holds only runs that passed (a failing version is never published),
+    so the dashboard reads the failing run from this side file.
+    """
+    return db_path.with_name(db_path.stem + ".validation.json")
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """The latest validation run of a main file (what `python -m expectations` found)."""
+
+    run_at: dt.datetime
+    # changed_at_ns() of the main file once the run's results were stored: the version it
+    # validated. A later change to the main file is not covered by this run.
+    validated_ns: int | None
+    outcomes: tuple[dict[str, Any], ...]  # the data_quality.validation_results columns
+
+    @property
+    def constraint_failures(self) -> int:
+        return sum(o["success"] is False and o["severity"] == "constraint" for o in self.outcomes)
+
+
+def write_validation_report(db_path: Path, run_at: dt.datetime, outcomes: list[dict]) -> None:
+    """Replace the side file atomically (temporary file, fsync, rename): readers never see
+    half a report."""
+    target = validation_path(db_path)
+    body = {"run_at": run_at.isoformat(), "validated_ns": changed_at_ns(db_path)}
+    text = json.dumps({**body, "outcomes": outcomes}, indent=1, default=str)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temp, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+def read_validation_report(db_path: Path) -> ValidationReport | None:
+    """The side file's run, or None when no validation has run (or the file is unreadable:
+    the dashboard then says no validation ran rather than failing)."""
+    try:
+        data = json.loads(validation_path(db_path).read_text(encoding="utf-8"))
+        return ValidationReport(
+            run_at=dt.datetime.fromisoformat(data["run_at"]),
+            validated_ns=data.get("validated_ns"),
+            outcomes=tuple(data["outcomes"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ServingStatus:
+    """What the dashboard serves against what the main file holds."""
+
+    main: Path
+    snapshot: Path | None  # None: nothing published yet
+    snapshot_as_of_ns: int | None  # the main file's change time when it was published
+    main_changed_ns: int | None  # None: no main file
+    pending: bool  # a writer (load, build) ran, or was killed, since the last publish
+    validation: ValidationReport | None
+
+    @property
+    def unpublished(self) -> bool:
+        """The main file holds changes the dashboard does not show."""
+        if self.main_changed_ns is None:
+            return False
+        if self.snapshot_as_of_ns is None:
+            return True
+        return self.pending or self.main_changed_ns > self.snapshot_as_of_ns
+
+    @property
+    def failed_newer_version(self) -> bool:
+        """The latest validation failed on a version newer than the one served."""
+        v = self.validation
+        if v is None or v.constraint_failures == 0:
+            return False
+        return self.snapshot_as_of_ns is None or (v.validated_ns or 0) > self.snapshot_as_of_ns
+
+    @property
+    def changed_since_validation(self) -> bool:
+        v = self.validation
+        return v is None or (self.main_changed_ns or 0) > (v.validated_ns or 0)
+
+
+def status(db_path: Path) -> ServingStatus:
+    """File times and the side files only: cheap enough for every page view."""
+    snapshot = serving_path(db_path)
+    as_of = snapshot.stat().st_mtime_ns if snapshot.is_file() else None
+    return ServingStatus(
+        main=db_path,
+        snapshot=snapshot if as_of is not None else None,
+        snapshot_as_of_ns=as_of,
+        main_changed_ns=changed_at_ns(db_path),
+        pending=pending_path(db_path).exists(),
+        validation=read_validation_report(db_path),
+    )

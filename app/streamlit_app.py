@@ -1,14 +1,15 @@
 """Entry point: `streamlit run app/streamlit_app.py`.
 
 Builds the navigation, renders the title and the shared sidebar filters (kept in session
-state for the pages), checks the warehouse can be opened, then runs the chosen page.
+state for the pages), checks the warehouse can be opened, says when the version shown is
+older than the main file (and why), then runs the chosen page.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app.lib import db, queries
+from app.lib import db, queries, ui
 from app.lib.filters import FILTER_LABELS, Filters
 
 st.set_page_config(
@@ -37,18 +38,21 @@ st.session_state["db_path"] = db_path
 st.title("vSAN performance warehouse")
 st.caption(f"{page.title} · warehouse `{db_path}`")
 
+# Only validated versions are published; say when the main file holds more (a failed
+# validation, or a load / plain `dbt build` not yet published) and the command that fixes it.
+status = db.serving_status()
+st.session_state["serving_status"] = status
+ui.forget_old_snapshot(status)
 try:
     tables = queries.marts_columns(db_path)
 except db.WarehouseUnavailable as exc:
     st.error(str(exc), icon=":material/error:")
     st.stop()
 
-if not tables:
-    st.warning(
-        "The warehouse has no `marts` tables yet: run `dbt build` "
-        "(`bash scripts/main.sh --no-serve` does ingest, dbt and validation).",
-        icon=":material/warning:",
-    )
+notice = ui.serving_notice(status, has_marts=bool(tables))
+ui.show_notice(notice)
+if notice is not None and notice.blocks_data and page.title != "Data quality":
+    st.stop()  # no snapshot yet: the main file's marts have not passed validation
 
 with st.sidebar:
     st.header("Filters")

@@ -1,7 +1,8 @@
 """Command line: `python -m ingest load PATH... [--label K=V ...] [--db FILE]`.
 
-Also `build` (dbt build under the writer lock), `publish` (refresh the dashboard's serving
-snapshot), `locked -- CMD` (any other writer, e.g. the expectations, under the writer lock)
+Also `build` (dbt build under the writer lock), `publish` (validate, then refresh the
+dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
+writer under the writer lock)
 and `reference DIR` (same as `python -m synth reference DIR`); see `warehouse.py` for why
 writers queue and the dashboard reads a snapshot. Each command lives in `ingest/commands/`.
 
@@ -49,7 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     load_cmd.add_argument("--db", help=DB_HELP)
     load_cmd.add_argument(
-        "--quiet", action="store_true", help="no progress bar, summary counts only"
+        "--quiet",
+        action="store_true",
+        help="no progress bar, skipped files or plain notes; rejected files, files with no "
+        "result and notes that say data was dropped are always shown",
     )
 
     ref = commands.add_parser(
@@ -60,14 +64,16 @@ def _parser() -> argparse.ArgumentParser:
     ref.add_argument("dir", type=Path, metavar="DIR")
 
     build_cmd = commands.add_parser(
-        "build", help="dbt build under the writer lock, then publish the serving snapshot"
+        "build", help="dbt build under the writer lock (then `publish` to serve it)"
     )
     build_cmd.add_argument("--db", help=DB_HELP)
     build_cmd.add_argument("dbt_args", nargs=argparse.REMAINDER, help="extra `dbt build` arguments")
-    pub = commands.add_parser("publish", help="publish the dashboard's serving snapshot")
+    pub = commands.add_parser(
+        "publish", help="validate; publish the serving snapshot only if every constraint holds"
+    )
     pub.add_argument("--db", help=DB_HELP)
     locked = commands.add_parser(
-        "locked", help="run CMD under the writer lock, then publish (e.g. the expectations)"
+        "locked", help="run CMD under the writer lock (it does not publish)"
     )
     locked.add_argument("--db", help=DB_HELP)
     locked.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")

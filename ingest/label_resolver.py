@@ -13,17 +13,34 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ingest.labels import LABEL_FILE_NAMES, LabelError, check_merged, merge, parse_label_file
+from ingest.labels import (
+    LABEL_FILE_NAMES,
+    MAX_FILE_BYTES,
+    LabelError,
+    check_merged,
+    decode_label_file,
+    merge,
+    parse_label_file,
+)
+from ingest.redaction import redact_mapping
 from ingest.walk import Member, folder_chain
 
 _FolderLabels = dict[str, Any] | LabelError
 
 
-def _parse(text: str, origin: str) -> _FolderLabels:
+def _parse(data: bytes, origin: str) -> _FolderLabels:
     try:
-        return parse_label_file(text, origin)
+        return parse_label_file(decode_label_file(data, origin), origin)
     except LabelError as exc:
         return exc
+
+
+def _too_large(size_bytes: int, origin: str) -> LabelError | None:
+    # Checked before reading: a label file is never read past its cap.
+    if size_bytes <= MAX_FILE_BYTES:
+        return None
+    reason = f"is {size_bytes} bytes; a label file may hold at most {MAX_FILE_BYTES}"
+    return LabelError(origin, reason)
 
 
 def _unwrap(found: _FolderLabels) -> dict[str, Any]:
@@ -39,9 +56,28 @@ def _read_from_disk(folder: str) -> _FolderLabels:
     for name in LABEL_FILE_NAMES:
         candidate = Path(folder) / name
         if candidate.is_file():
-            text = candidate.read_text(encoding="utf-8", errors="replace")
-            return _parse(text, candidate.as_posix())
+            origin = candidate.as_posix()
+            try:
+                too_large = _too_large(candidate.stat().st_size, origin)
+                if too_large:
+                    return too_large
+                with candidate.open("rb") as handle:
+                    data = handle.read(MAX_FILE_BYTES + 1)
+            except OSError as exc:
+                return LabelError(origin, f"cannot be read: {exc.strerror or exc}")
+            return _parse(data, origin)
     return {}
+
+
+def _read_member(member: Member) -> _FolderLabels:
+    too_large = _too_large(member.size_bytes, member.path)
+    if too_large:
+        return too_large
+    try:
+        data = member.read()
+    except OSError as exc:
+        return LabelError(member.path, f"cannot be read: {exc.strerror or exc}")
+    return _parse(data, member.path)
 
 
 class LabelResolver:
@@ -56,8 +92,7 @@ class LabelResolver:
         """Read a run.yaml met while walking; raises LabelError when invalid."""
         folder = member.path.rsplit("/", 1)[0]
         if folder not in self._by_folder:
-            text = member.read().decode("utf-8", errors="replace")
-            self._by_folder[folder] = _parse(text, member.path)
+            self._by_folder[folder] = _read_member(member)
         _unwrap(self._by_folder[folder])
 
     def _folder_labels(self, folder: str) -> dict[str, Any]:
@@ -70,4 +105,4 @@ class LabelResolver:
         layers = [self._folder_labels(folder) for folder in folder_chain(logical_path)]
         merged = merge(*layers, self.cli_labels)
         check_merged(merged, "labels (run.yaml files and --label)")
-        return merged
+        return redact_mapping(merged)  # every stored label passes here: no secret kept

@@ -1,9 +1,16 @@
-"""The load job: walked files into the warehouse's `raw` schema, then publish.
+"""The load job: walked files into the warehouse's `raw` schema (it never publishes).
 
 One writer at a time for the whole load (`warehouse.writer_lock`): the dashboard reads the
 serving snapshot meanwhile, and a second writer waits for the lock rather than failing on
-DuckDB's. The pending marker is set before anything is written, so a load killed at any
-point makes the next one publish even when it has nothing new to load.
+DuckDB's. The pending marker is set before anything is written, so the dashboard knows the
+main file holds changes it does not show (a load killed at any point included); only
+`python -m ingest publish`, after validation, puts them on the dashboard.
+
+Files are loaded while the PATH arguments are walked (`items` is a generator): memory is
+bounded by one file plus the writer's batch, not by the number of files (see `ingest.walk`).
+Whatever goes wrong with one file, a parser bug or a value the writer cannot convert, is that
+file's rejection (`_outcome_of`, the one per-file boundary): the load goes on to the next file,
+and the summary and the exit status say so.
 
 The pieces, one job each: `ingest.walk` (PATH -> members), `ingest.triage` (member ->
 outcome), `ingest.label_resolver` (labels of a file), `ingest.writer` (batched,
@@ -18,7 +25,7 @@ from typing import Any
 
 import warehouse
 from ingest.label_resolver import LabelResolver
-from ingest.outcomes import LoadSummary
+from ingest.outcomes import LoadSummary, Outcome
 from ingest.triage import triage
 from ingest.walk import Member, Refused
 from ingest.writer import RawWriter
@@ -31,7 +38,7 @@ def load_items(
     cli_labels: Mapping[str, Any],
     known_paths: set[str],
 ) -> LoadSummary:
-    """Triage and store every item under the writer lock; publish when anything changed.
+    """Triage and store every item under the writer lock (publishing is the gate's job).
 
     `known_paths` are all the walked paths (HCIBench case folders are recognised by their
     siblings); `items` may be a generator that reports progress as it is consumed.
@@ -39,16 +46,26 @@ def load_items(
     resolver = LabelResolver(cli_labels)
     summary = LoadSummary()
     with warehouse.writer_lock(db_path):
-        stale = warehouse.needs_publish(db_path)
+        was_pending = warehouse.needs_publish(db_path)
         warehouse.mark_pending(db_path)
         writer = RawWriter(db_path)
         try:
             for item in items:
-                summary.outcomes.append(triage(item, writer, resolver, known_paths))
+                summary.outcomes.append(_outcome_of(item, writer, resolver, known_paths))
         finally:
             writer.close()  # writes the last batch: outcomes are final only after it
-        if stale or summary.stored:
-            warehouse.publish(db_path)
-        else:
-            warehouse.clear_pending(db_path)
+        if not (was_pending or summary.stored):
+            warehouse.clear_pending(db_path)  # nothing new: the snapshot is still current
     return summary
+
+
+def _outcome_of(
+    item: Member | Refused, writer: RawWriter, resolver: LabelResolver, known_paths: set[str]
+) -> Outcome:
+    """The item's outcome; any exception while triaging it is its rejection, not the load's
+    end (an integer past 2^63 that Arrow cannot hold, a name that cannot be encoded)."""
+    try:
+        return triage(item, writer, resolver, known_paths)
+    except Exception as exc:
+        reason = f"could not be loaded ({type(exc).__name__}: {exc})"
+        return Outcome.rejected(item.path, "file", reason)

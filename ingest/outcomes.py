@@ -3,7 +3,20 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
+
+from ingest.redaction import redact_text
+from ingest.walk import valid_text
+
+# Notes that say data was left out or cannot be trusted as written: the summary shows them
+# even with --quiet (other notes, e.g. "times taken as UTC", only without it). Parsers word
+# such notes with one of these verbs ("dropped the last row", "skipped 3 bad JSON lines").
+_DATA_LOSS = re.compile(
+    r"\b(dropped|dropping|skipped|ignored|discarded|truncated|cut|unreliable|"
+    r"not (?:loaded|kept|used|stored))\b",
+    re.IGNORECASE,
+)
 
 
 class Status(enum.StrEnum):
@@ -24,6 +37,17 @@ class Outcome:
     location: str = ""
     reason: str = ""
     notes: list[str] = field(default_factory=list)
+    # Why a stored file yields no workload result (Parsed.no_result_reason), else None.
+    no_result: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every text here is printed and may be stored: an undecodable byte of a file name
+        # (in the path, or quoted by an OS error in the reason) must not break either.
+        self.path = valid_text(self.path)
+        self.location = valid_text(self.location)
+        self.reason = redact_text(valid_text(self.reason))  # it may quote a secret line
+        self.notes = [valid_text(note) for note in self.notes]
+        self.no_result = valid_text(self.no_result) if self.no_result else None
 
     @classmethod
     def rejected(cls, path: str, location: str, reason: str, fmt: str | None = None) -> Outcome:
@@ -36,9 +60,14 @@ class Outcome:
     def reject(self, location: str, reason: str) -> None:
         """Turn a parsed file into a rejected one (its rows were not stored)."""
         self.status = Status.REJECTED
-        self.location = location
-        self.reason = reason
+        self.location = valid_text(location)
+        self.reason = redact_text(valid_text(reason))
         self.rows = 0
+        self.no_result = None
+
+    def data_loss_notes(self) -> list[str]:
+        """The notes that say data was dropped or is unreliable."""
+        return [note for note in self.notes if _DATA_LOSS.search(note)]
 
 
 @dataclass(slots=True)
@@ -52,6 +81,11 @@ class LoadSummary:
     def stored(self) -> list[Outcome]:
         """Files whose rows this load wrote (new, or replacing an earlier version)."""
         return self.by_status(Status.LOADED, Status.REPLACED)
+
+    @property
+    def no_result(self) -> list[Outcome]:
+        """Stored files that yield no workload result, with the reason."""
+        return [o for o in self.stored if o.no_result]
 
     @property
     def exit_code(self) -> int:

@@ -12,11 +12,16 @@ Every parser module exposes:
 
 Detection runs in the order below, so a specific format (an HCIBench summary,
 an esxtop capture) is tried before a general one (fio, whose text output can
-start with almost anything).
+start with almost anything). The loader hands detection UTF-8 bytes
+(`_common.normalize_text_encoding` decodes UTF-16 and byte-order marks first);
+a file no parser accepts is skipped with `unsupported_reason`, which says why
+when it can (an encoding it cannot read, another Vdbench report page, a
+header without rows).
 """
 
 from __future__ import annotations
 
+import re
 from types import ModuleType
 
 from ingest.parsers import (
@@ -28,6 +33,7 @@ from ingest.parsers import (
     vsan_observer,
     vsan_perfsvc,
 )
+from ingest.parsers._common import utf16_without_bom
 
 HEAD_BYTES = 64 * 1024
 
@@ -67,3 +73,76 @@ def detect_format(head: bytes, name: str) -> str | None:
         if module.detect(head, name):
             return fmt
     return None
+
+
+# Vdbench writes one HTML page per report kind; these carry no measurements this product reads
+# (or repeat per host/SD/WD what summary.html and flatfile.html hold). 50407 names the page in
+# its <title>; 50401 pages are told by their first line or their file name.
+_VDBENCH_PAGE_TITLE = re.compile(rb"<title>Vdbench [^<]*?/(?P<page>[\w.-]+\.html)</title>")
+_VDBENCH_FIRST_LINES = {
+    b"Total response time histogram.": "histogram.html",
+    b"* Contents of parameter file:": "parmfile.html",
+}
+_VDBENCH_OTHER_PAGES = re.compile(
+    r"^(histogram|errorlog|parmfile|parmscan|status|skew|swat_mon|config|anchors|"
+    r"(hd|host|sd|wd|fsd|fwd)\w*)\.html$",
+    re.IGNORECASE,
+)
+_BOM_MARKS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+_DELIMITED_HEADER = re.compile(rb"^[^\r\n]*(?:[,;\t][^\r\n,;\t]+){2,}$")
+
+
+def unsupported_reason(head: bytes, name: str) -> str:
+    """Why a file no parser detects is skipped, as the load summary says it.
+
+    `head` is the (encoding-normalised) first bytes the parsers saw. The reason names what
+    the file is when that is recognisable (an undecodable encoding, another Vdbench report
+    page, a header without data rows), so a user knows whether anything was lost.
+    """
+    page = _vdbench_page(head, name)
+    if page:
+        return f"a Vdbench {page} page: a report kind that carries no measurements this reads"
+    encoding = _encoding_problem(head)
+    if encoding:
+        return f"not a supported format: {encoding}"
+    if _header_only(head):
+        return "not a supported format: a header line with no data rows"
+    return "not a supported format"
+
+
+def _vdbench_page(head: bytes, name: str) -> str | None:
+    titled = _VDBENCH_PAGE_TITLE.search(head[:1024])
+    if titled:
+        return titled["page"].decode("ascii", errors="replace")
+    body = re.sub(rb"<[^>]*>", b"", head[:1024]).strip()
+    for first_line, page in _VDBENCH_FIRST_LINES.items():
+        if body.startswith(first_line):
+            return page
+    if _VDBENCH_OTHER_PAGES.match(name) and b"<pre>" in head[:256].lower():
+        return name
+    return None
+
+
+def _encoding_problem(head: bytes) -> str | None:
+    """An encoding the loader cannot read: a byte-order mark whose text does not decode,
+    UTF-16 without a mark, or bytes that are not UTF-8 (binary data or a legacy code page)."""
+    if head.startswith(_BOM_MARKS):
+        return "text with a UTF-16/32 byte-order mark that does not decode as that encoding"
+    unmarked = utf16_without_bom(head)
+    if unmarked:
+        return f"{unmarked} text without a byte-order mark (save it as UTF-8 or with a BOM)"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # A multi-byte character cut by the end of the head is not an error.
+        if exc.start < len(head) - 3:
+            return f"byte {exc.start} is not UTF-8 text (binary data or another encoding)"
+    if b"\x00" in head:
+        return "binary data (NUL bytes)"
+    return None
+
+
+def _header_only(head: bytes) -> bool:
+    """A delimited header line (three or more fields) and nothing after it."""
+    lines = [line for line in head.splitlines() if line.strip()]
+    return len(lines) == 1 and bool(_DELIMITED_HEADER.match(lines[0].strip()))

@@ -20,6 +20,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from ingest.redaction import redact_mapping, redact_strings
+
 _SCALARS: dict[Any, pa.DataType] = {
     int: pa.int64(),
     float: pa.float64(),
@@ -64,7 +66,7 @@ def arrow_schema(record_type: type) -> pa.Schema:
 def _json_text(value: Any) -> str | None:
     if value is None:
         return None
-    return json.dumps(value, sort_keys=True, default=str)
+    return json.dumps(redact_mapping(value), sort_keys=True, default=str)
 
 
 def _plain(value: Any) -> Any:
@@ -82,5 +84,8 @@ def to_arrow(record_type: type, rows: list[Any]) -> pa.Table:
             values = [_json_text(v) for v in values]
         elif pa.types.is_string(arrow_type):
             values = [_plain(v) for v in values]
-        arrays.append(pa.array(values, type=arrow_type))
+        array = pa.array(values, type=arrow_type)
+        # Every stored text passes here or `_json_text`: secrets are hidden once, for all.
+        is_text = pa.types.is_string(arrow_type) and not is_json  # JSON: `redact_mapping`
+        arrays.append(redact_strings(array) if is_text else array)
     return pa.Table.from_arrays(arrays, schema=arrow_schema(record_type))

@@ -1,9 +1,10 @@
 """What to do with each file a PATH expands to: skip, reject, read labels, or parse and stage.
 
-`collect` walks the PATH arguments (folders, archives) into members; `triage` decides per
-member: a run.yaml feeds the label resolver, a refused archive member is rejected, anything
-else goes through `load_member`: screened by name and first bytes, labelled, compared with
-what the warehouse already holds (by content hash), parsed, and staged with the writer.
+`ingest.walk.Walk` yields the members of the PATH arguments (folders, archives) one at a
+time; `triage` decides per member: a run.yaml feeds the label resolver, a refused file or
+archive member is rejected, anything else goes through `load_member`: screened by name and
+first bytes, labelled, compared with what the warehouse already holds (by content hash),
+parsed, and staged with the writer.
 Nothing here raises for bad input: every file ends as an `Outcome`.
 """
 
@@ -18,11 +19,13 @@ from types import ModuleType
 from ingest.label_resolver import LabelResolver
 from ingest.labels import LabelError, is_label_file
 from ingest.outcomes import Outcome, Status
+from ingest.parsers._common import normalize_text_encoding
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
 from ingest.records import Parsed, ParseError, SourceFile
-from ingest.registry import HEAD_BYTES, PARSERS, detect_format
+from ingest.redaction import redact_text
+from ingest.registry import HEAD_BYTES, PARSERS, detect_format, unsupported_reason
 from ingest.sources import source_for
-from ingest.walk import Member, Refused, expand
+from ingest.walk import Member, Refused, Walk
 from ingest.writer import EarlierLoad, RawWriter
 
 # Empty files with these endings are tool outputs that never got written
@@ -35,8 +38,11 @@ _NEVER_OUTPUT_SUFFIXES = (".md", ".markdown", ".rst", ".py", ".rb", ".sh", ".ps1
 
 
 def collect(paths: Iterable[Path]) -> list[Member | Refused]:
-    """Every candidate file, archive members included, in a stable order."""
-    return [item for path in paths for item in expand(path)]
+    """Every candidate file, archive members included, in a stable order, all at once.
+
+    For tools and tests that look at one small input; the load itself streams a `Walk`
+    (this holds every member's bytes)."""
+    return list(Walk(paths))
 
 
 def triage(
@@ -44,7 +50,7 @@ def triage(
 ) -> Outcome:
     """The outcome of one walked item (a parsed file is staged with `writer`)."""
     if isinstance(item, Refused):
-        return Outcome.rejected(item.path, "archive", item.reason)
+        return Outcome.rejected(item.path, item.location, item.reason)
     if is_label_file(item.path):
         try:
             resolver.add_label_file(item)
@@ -66,7 +72,7 @@ def _screen(path: str, data: bytes) -> Outcome | str:
         return Outcome.skipped(path, "documentation or source code, not tool output")
     fmt = detect_format(data[:HEAD_BYTES], name)
     if fmt is None:
-        return Outcome.skipped(path, "not a supported format")
+        return Outcome.skipped(path, unsupported_reason(data[:HEAD_BYTES], name))
     return fmt
 
 
@@ -124,9 +130,11 @@ def load_member(
     Only `find_same_content` and `find_by_path` of the writer are used before the parse, so
     a test can hand in a stand-in for files that never reach `stage`."""
     try:
-        data = member.read()
+        raw = member.read()
     except OSError as exc:
         return Outcome.rejected(member.path, "file", f"cannot be read: {exc}")
+    # UTF-16 / BOM text becomes UTF-8 once, before detection; the hash stays the file's.
+    data, encoding_note = normalize_text_encoding(raw)
     fmt = _screen(member.path, data)
     if isinstance(fmt, Outcome):
         return fmt
@@ -138,22 +146,38 @@ def load_member(
         return Outcome.rejected(member.path, exc.origin, reason, fmt)
     case = hcibench_case_of(member.path, known_paths)
     labels.setdefault("result_per", "folder" if case else "file")
-    source = source_for(member.path, data, labels=labels, hcibench_case=case)
+    source = source_for(member.path, raw, labels=labels, hcibench_case=case)
 
-    same_content = writer.find_same_content(source.sha256, source.hcibench_case)
     labels_json = json.dumps(labels, sort_keys=True)
+    # A loaded file is (bytes, labels, HCIBench case): the same bytes under other labels
+    # are another result (a copy in two labelled folders), never replaced by this one.
+    same_content = [
+        earlier
+        for earlier in writer.find_same_content(source.sha256, source.hcibench_case)
+        if earlier.labels_json == labels_json
+    ]
     unchanged = _unchanged(member.path, fmt, same_content, labels_json, module.PARSER_VERSION)
     if unchanged:
         return unchanged
     parsed = _parse(module, data, source)
     if isinstance(parsed, Outcome):
         return parsed
+    if encoding_note:
+        parsed.notes.insert(0, encoding_note)
+    parsed.notes[:] = [redact_text(note) for note in parsed.notes]  # stored and printed
 
-    # Replace the earlier version at this path, or the same bytes loaded with
-    # other labels or by an older parser version.
+    # Replace the earlier version at this path, or the same bytes with the same
+    # labels loaded by an older parser version.
     old_ids = {e.source_file_id for e in same_content} | set(writer.find_by_path(member.path))
     status = Status.REPLACED if old_ids else Status.LOADED
-    outcome = Outcome(member.path, status, fmt, rows=parsed.row_count(), notes=list(parsed.notes))
+    outcome = Outcome(
+        member.path,
+        status,
+        fmt,
+        rows=parsed.row_count(),
+        notes=list(parsed.notes),
+        no_result=parsed.no_result_reason,
+    )
     writer.stage(
         old_ids=old_ids,
         source_row=_source_row(source, module, parsed, labels),

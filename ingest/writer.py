@@ -6,10 +6,13 @@ warehouse as it was before that file. Files are written in batches, one transact
 batch (a kill leaves a prefix of whole files): DuckDB's per-statement cost is then paid once
 per batch instead of once per table per file, which is most of the time for small files.
 
-Identity is the content: the loader asks `find_same_content` whether these bytes were
-already loaded (with which labels and parser version) and `find_by_path` whether an earlier
-version of the file is stored; both see staged files too, so a batch is consistent with
-itself before it is written.
+Identity is (content, labels, HCIBench case): the loader asks `find_same_content` whether
+these bytes were already loaded in this case (with which labels and parser version) and
+`find_by_path` whether an earlier version of the file is stored; both see staged files too,
+so a batch is consistent with itself before it is written. The same bytes with the same labels
+are one file wherever they lie (a copied folder adds nothing); the same bytes under other
+labels are another file (one output copied into two labelled folders is two results); a path
+holds one file, so a new load of a path (new bytes, or new labels) replaces its earlier one.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-import duckdb
 import pyarrow as pa
 
 import warehouse
@@ -29,9 +31,12 @@ from ingest import tables
 from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
 from ingest.records import Parsed
+from ingest.redaction import redact_table
 
-# A large esxtop capture is written on its own rather than held with 99 other files.
+# A large esxtop capture is written on its own rather than held with 99 other files; the
+# byte bound keeps a batch of wide rows (Arrow memory) from growing with the file count.
 BATCH_ROWS = 2_000_000
+BATCH_BYTES = 256 * 1024**2
 DEFAULT_BATCH_FILES = 100
 
 
@@ -67,7 +72,9 @@ def arrow_tables(parsed: Parsed, module: ModuleType) -> dict[str, pa.Table]:
     for name, rows in parsed.tables.items():
         if name not in module.TABLES:
             raise TypeError(f"parser {module.FORMAT} wrote undeclared table {name}")
-        arrow = rows if isinstance(rows, pa.Table) else tables.to_arrow(module.TABLES[name], rows)
+        # Secrets leave every text here (`to_arrow` redacts as it builds).
+        built = isinstance(rows, pa.Table)
+        arrow = redact_table(rows) if built else tables.to_arrow(module.TABLES[name], rows)
         if arrow.num_rows:
             arrays[name] = arrow
     return arrays
@@ -86,6 +93,7 @@ class RawWriter:
         self.batch_rows = BATCH_ROWS
         self._staged: list[_StagedFile] = []
         self._staged_rows = 0
+        self._staged_bytes = 0
         ensure_schema(self.con)
         self._table_names = list(raw_tables())
 
@@ -136,25 +144,30 @@ class RawWriter:
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
         self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome))
         self._staged_rows += sum(t.num_rows for t in arrays.values())
-        if len(self._staged) >= self.batch_files or self._staged_rows >= self.batch_rows:
+        self._staged_bytes += sum(t.nbytes for t in arrays.values())
+        if (
+            len(self._staged) >= self.batch_files
+            or self._staged_rows >= self.batch_rows
+            or self._staged_bytes >= BATCH_BYTES
+        ):
             self.flush()
 
     def flush(self) -> None:
         """Write every staged file in one transaction; on a database error,
         retry them one by one so one bad file cannot sink the others."""
-        staged, self._staged, self._staged_rows = self._staged, [], 0
+        staged, self._staged, self._staged_rows, self._staged_bytes = self._staged, [], 0, 0
         if not staged:
             return
         try:
             self._write(staged)
-        except (duckdb.Error, pa.ArrowException) as exc:
-            if len(staged) == 1:
+        except Exception as exc:  # any failure, not only the database's: no file claims rows
+            if len(staged) == 1:  # that were rolled back
                 _mark_unstored(staged[0], exc)
                 return
             for one in staged:
                 try:
                     self._write([one])
-                except (duckdb.Error, pa.ArrowException) as one_exc:
+                except Exception as one_exc:
                     _mark_unstored(one, one_exc)
 
     def _write(self, staged: list[_StagedFile]) -> None:

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: set up, generate and load the reference
 # dataset (the five source studies rebuilt in real tool formats) and the real
-# sample outputs, dbt build, validate with great-expectations, then serve the
-# dashboard.
+# sample outputs, dbt build, validate with great-expectations and publish only
+# if every constraint holds, then serve the dashboard.
 #   bash scripts/main.sh              # ... and open the dashboard on :8501
-#   bash scripts/main.sh --no-serve   # stop after validation (CI, cron)
+#   bash scripts/main.sh --no-serve   # stop after validate+publish (CI, cron);
+#                                     # exit 1 when validation failed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 serve=1
@@ -38,18 +39,23 @@ if [ "$status" -gt 1 ]; then echo "ingest failed (exit $status)" >&2; exit "$sta
 
 if [ -f dbt_project/dbt_project.yml ]; then
     echo "== dbt build"
-    # Under the writer lock (a concurrent load waits), then publishes the dashboard's snapshot.
+    # Under the writer lock (a concurrent load waits); it does not publish.
     python -m ingest build
 fi
 
-if [ -f expectations/__main__.py ]; then
-    echo "== data quality (great-expectations)"
-    python -m ingest locked -- python -m expectations || echo "WARNING: data-quality constraints failed; see the report above and the dashboard's data-quality page" >&2
-    # Publish whatever the outcome: marts.data_quality_results records the failures too.
-    python -m ingest publish
+echo "== validate (great-expectations) and publish"
+# The gate: publishes the dashboard's snapshot only if every constraint holds; otherwise
+# exit 1 and the dashboard keeps the last version that passed and says why.
+set +e
+python -m ingest publish
+published=$?
+set -e
+if [ "$published" -ne 0 ]; then
+    echo "WARNING: not published (exit $published): see the report above, the dashboard's Data quality page or \`python -m expectations --failures-only\`" >&2
 fi
 
 if [ "$serve" = 1 ] && [ -f app/streamlit_app.py ]; then
     echo "== dashboard on http://localhost:8501 (Ctrl-C to stop)"
     exec streamlit run app/streamlit_app.py --server.headless true --browser.gatherUsageStats false
 fi
+exit "$published"

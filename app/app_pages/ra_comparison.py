@@ -68,7 +68,8 @@ data = pl.concat(shown) if shown else pl.DataFrame()
 if data.is_empty():
     ui.no_data(
         "workload results or published IOPS figures",
-        "Load results with `python -m ingest load` and run `dbt build`.",
+        "Load results with `python -m ingest load`, then `python -m ingest build` and "
+        "`python -m ingest publish` (validates, then publishes).",
     )
 else:
     own_results = measured.filter(pl.col("testbed") == own) if own else measured.clear()

@@ -1,4 +1,7 @@
-"""SQL console: one read-only SELECT on a locked-down connection, downloadable as CSV."""
+"""SQL console: one read-only SELECT on a locked-down connection, downloadable as CSV.
+
+The query runs in a child process (app.lib.sql_console); session state keeps only the capped
+result it returns, so a large result cannot grow the server through the table or the CSV."""
 
 import streamlit as st
 
@@ -7,9 +10,12 @@ from app.lib import db, queries, sql_console, ui
 db_path, _ = ui.context()
 
 st.caption(
-    f"One `SELECT` or `WITH` query, read-only, no file or network access, stopped after "
-    f"{sql_console.DEFAULT_TIMEOUT_S:g} s, at most {sql_console.DEFAULT_MAX_ROWS:,} rows. "
-    "Analysts should query the `marts` schema: it is the stable interface."
+    f"One `SELECT` or `WITH` query over `marts.*` (and `data_quality.*`) with DuckDB's "
+    f"analysis functions; read-only, no file, catalog, setting or network access. Stopped after "
+    f"{sql_console.DEFAULT_TIMEOUT_S:g} s; at most {sql_console.DEFAULT_MAX_ROWS:,} rows and "
+    f"{sql_console.DEFAULT_MAX_BYTES / 2**20:g} MB, text cut at "
+    f"{sql_console.DEFAULT_MAX_CELL_CHARS:,} characters per cell. "
+    "The `marts` schema is the stable interface."
 )
 with st.expander("Tables in `marts`"):
     tables = queries.marts_columns(db_path)
@@ -38,9 +44,9 @@ if "sql_error" in st.session_state:
 result = st.session_state.get("sql_result")
 if result is not None:
     note = f"{len(result.frame):,} rows in {result.elapsed_s:.2f} s"
-    if result.truncated:
-        note += f" (truncated at the {sql_console.DEFAULT_MAX_ROWS:,}-row limit)"
     st.caption(note)
+    for cut in result.notes:  # what the row, byte and cell caps left out
+        st.warning(cut, icon=":material/content_cut:")
     st.dataframe(result.frame, hide_index=True)
     st.download_button(
         "Download CSV",

@@ -12,9 +12,27 @@ from typing import Any
 
 import polars as pl
 
-from warehouse import WarehouseUnavailable, read_only, reading_path
+from warehouse import (
+    ServingStatus,
+    ValidationReport,
+    WarehouseUnavailable,
+    main_path,
+    read_only,
+    reading_path,
+    status,
+)
 
-__all__ = ["WarehouseUnavailable", "marts_columns", "read", "read_only", "reading_path"]
+__all__ = [
+    "ServingStatus",
+    "ValidationReport",
+    "WarehouseUnavailable",
+    "main_path",
+    "marts_columns",
+    "read",
+    "read_only",
+    "reading_path",
+    "serving_status",
+]
 
 Params = dict[str, Any] | list[Any] | None
 
@@ -36,3 +54,9 @@ def marts_columns(path: str | Path) -> dict[str, list[str]]:
     for table, column in read(path, _MARTS_COLUMNS).iter_rows():
         out.setdefault(table, []).append(column)
     return out
+
+
+def serving_status() -> ServingStatus:
+    """What the dashboard serves against the main file (file times and side files only: the
+    main file is never opened, so a running writer does not slow a page view)."""
+    return status(main_path())

@@ -174,9 +174,31 @@ def result_labels(db_path: str, result_id: str) -> dict[str, str | None]:
     return dict(labels.select("label_key", "label_value").iter_rows())
 
 
+# The columns of data_quality.validation_results, as the side file holds them.
+_VALIDATION_SCHEMA = {
+    "suite": pl.String,
+    "table_name": pl.String,
+    "expectation": pl.String,
+    "severity": pl.String,
+    "success": pl.Boolean,
+    "observed": pl.String,
+    "unexpected_count": pl.Int64,
+    "notes": pl.String,
+}
+
+
+def validation_outcomes(report: db.ValidationReport) -> pl.DataFrame:
+    """The latest validation run from the side file `<db stem>.validation.json`, passed or
+    failed (the serving snapshot holds only runs of versions that passed). Not cached: the
+    file is small and replaced by every run."""
+    frame = pl.DataFrame(list(report.outcomes), schema=_VALIDATION_SCHEMA)
+    run_at = pl.lit(report.run_at).alias("run_at")
+    return frame.select(run_at, pl.all()).sort("suite", maintain_order=True)
+
+
 @cached
 def data_quality_latest(db_path: str) -> pl.DataFrame:
-    """The results of the latest great-expectations run."""
+    """The results of the latest great-expectations run stored in the file `db_path`."""
     if "data_quality_results" not in marts_columns(db_path):
         return pl.DataFrame()
     return db.read(

@@ -1,194 +1,107 @@
 """The analysts' SQL console, without Streamlit so tests can call it directly.
 
 Defence in depth, each layer enough on its own for most attacks:
-1. The text must be one statement that DuckDB's own parser calls a SELECT and that starts with
-   SELECT or WITH (DuckDB rewrites PRAGMA into a SELECT, so the parser's type alone is not
-   enough); file and external-data functions (read_csv, glob...) and string-literal table
-   scans (`from '/etc/passwd'`) are refused by name.
-2. It runs on a fresh in-memory database with the warehouse attached read-only, external
-   access off (no file, network, ATTACH, COPY or extension install/load), extension
-   autoloading off, one thread, a memory cap, and the configuration locked so the query
-   cannot turn any of that back on.
-3. A watchdog interrupts the query after `timeout_s`; at most `max_rows` rows come back.
+1. `sql_policy.validate`: one SELECT whose every function, table function and table is on an
+   allow-list (DuckDB's own parse tree, not names found in the text).
+2. The query runs in a child process (`console_worker`) on a fresh in-memory database with the
+   warehouse attached read-only, external access off, extension autoloading off, one thread,
+   a DuckDB memory cap, and the configuration locked so the query cannot turn any of that back
+   on. The child caps its own address space, each cell's length and the result's rows and
+   bytes before anything reaches this process.
+3. The child is killed (SIGKILL) and reaped at `timeout_s`, whatever it is doing
+   (`console_pool`); at most `MAX_CHILDREN` queries run at once, so the server's cores and
+   memory stay bounded however often Run is clicked.
 """
 
 from __future__ import annotations
 
-import re
+import json
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
 import polars as pl
+import pyarrow as pa
+import pyarrow.ipc
 
-from warehouse import WarehouseUnavailable, connect
+from app.lib import console_pool
+from app.lib.console_pool import MAX_IDLE, SPARES, shutdown
+from app.lib.console_worker import LOCKED_CONFIG, Outcome, Request, locked_connection
+from app.lib.sql_policy import QueryRejected, validate
+from warehouse import WarehouseUnavailable
+
+__all__ = [
+    "LOCKED_CONFIG",
+    "MAX_IDLE",
+    "SPARES",
+    "ConsoleResult",
+    "QueryRejected",
+    "locked_connection",
+    "run_query",
+    "shutdown",
+    "to_csv",
+    "validate",
+]
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MAX_ROWS = 10_000
-
-LOCKED_CONFIG: dict[str, object] = {
-    "enable_external_access": False,
-    "autoload_known_extensions": False,
-    "autoinstall_known_extensions": False,
-    "allow_community_extensions": False,
-    "allow_unsigned_extensions": False,
-    "allow_persistent_secrets": False,
-    "threads": 1,
-    "max_memory": "1GB",
-    # Last: once locked, no SET/RESET/PRAGMA can change the options above.
-    "lock_configuration": True,
-}
-# What the console's in-memory database starts with; the last two options of LOCKED_CONFIG are
-# set after the warehouse is attached (see locked_connection).
-ATTACH_CONFIG = {
-    k: v
-    for k, v in LOCKED_CONFIG.items()
-    if k not in ("enable_external_access", "lock_configuration")
-}
-
-# Table functions and scalar functions that read files, URLs or other databases, or run
-# SQL text of their own. External access off already blocks the file ones; refusing them
-# by name gives the analyst a clear reason instead of a permission error.
-FORBIDDEN_FUNCTIONS = frozenset(
-    {
-        "read_csv",
-        "read_csv_auto",
-        "read_parquet",
-        "parquet_scan",
-        "parquet_metadata",
-        "parquet_schema",
-        "parquet_file_metadata",
-        "parquet_kv_metadata",
-        "read_json",
-        "read_json_auto",
-        "read_json_objects",
-        "read_json_objects_auto",
-        "read_ndjson",
-        "read_ndjson_auto",
-        "read_ndjson_objects",
-        "read_text",
-        "read_blob",
-        "read_xlsx",
-        "sniff_csv",
-        "glob",
-        "query",
-        "query_table",
-        "sqlite_scan",
-        "sqlite_attach",
-        "postgres_scan",
-        "postgres_attach",
-        "mysql_scan",
-        "delta_scan",
-        "iceberg_scan",
-        "duckdb_secrets",
-        "load_aws_credentials",
-    }
-)
-_LEADING = re.compile(r"^[\s(]*(\w+)", re.IGNORECASE)
-_IDENT_CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(", re.IGNORECASE)
-_FROM_STRING = re.compile(r"\b(from|join)\s*'", re.IGNORECASE)
-
-
-class QueryRejected(ValueError):
-    """The statement is not allowed in the console (reason in the message)."""
+DEFAULT_MAX_BYTES = 32 * 1024 * 1024  # Arrow bytes of the whole result
+DEFAULT_MAX_CELL_CHARS = 2_000
+# Address space a child may add to what it maps at start-up (DuckDB's own cap is 256 MB).
+CHILD_MEMORY_BYTES = 768 * 1024 * 1024
+# Two cores on the serving host: at most this many console queries run at once; the others
+# wait for a slot until their own time limit.
+MAX_CHILDREN = 2
+_SLOTS = threading.BoundedSemaphore(MAX_CHILDREN)
 
 
 @dataclass(frozen=True, slots=True)
 class ConsoleResult:
     frame: pl.DataFrame
-    truncated: bool  # more than max_rows rows matched; only the first max_rows are in `frame`
+    truncated: bool  # rows or bytes were left out: `notes` says which and why
     elapsed_s: float
+    notes: tuple[str, ...] = ()
 
 
-def _strip_comments_and_strings(sql: str) -> str:
-    """The SQL with comments removed and string/quoted-identifier contents blanked.
-
-    Keywords inside a string literal ('how to copy') must not trip the keyword check, and a
-    keyword hidden in a comment must not hide the statement's real first word.
-    """
-    out: list[str] = []
-    i, n = 0, len(sql)
-    while i < n:
-        ch = sql[i]
-        if sql.startswith("--", i):
-            end = sql.find("\n", i)
-            i = n if end == -1 else end
-        elif sql.startswith("/*", i):
-            end = sql.find("*/", i + 2)
-            i = n if end == -1 else end + 2
-            out.append(" ")
-        elif ch in "'\"":
-            end = i + 1
-            while end < n:
-                if sql[end] == ch:
-                    if end + 1 < n and sql[end + 1] == ch:  # doubled quote escapes itself
-                        end += 2
-                        continue
-                    break
-                end += 1
-            out.append(ch + " " * (end - i - 1) + ch)
-            i = end + 1
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
-
-
-def validate(sql: str) -> str:
-    """The statement to run, or QueryRejected saying why not."""
-    if not sql or not sql.strip():
-        raise QueryRejected("The query is empty.")
-    bare = _strip_comments_and_strings(sql)
-    leading = _LEADING.match(bare)
-    first = leading.group(1).lower() if leading else ""
-    if first not in {"select", "with"}:
-        raise QueryRejected(
-            f"Only a single SELECT or WITH query is allowed (this one starts with {first!r})."
+def _notes(outcome: Outcome, max_rows: int, max_bytes: int, max_cell_chars: int) -> list[str]:
+    """What the caps cut, in words for the analyst."""
+    notes = []
+    if outcome.more_rows:
+        notes.append(f"Only the first {max_rows:,} rows are shown (the row limit).")
+    if outcome.byte_capped and outcome.rows == 0:
+        notes.append(f"No row is shown: the first row alone is larger than the "
+                     f"{max_bytes / 2**20:g} MB limit.")  # fmt: skip
+    elif outcome.byte_capped:
+        notes.append(
+            f"Only the first {outcome.rows:,} rows are shown: the result is larger than the "
+            f"{max_bytes / 2**20:g} MB limit."
         )
+    if outcome.cut_columns:
+        notes.append(
+            f"Text longer than {max_cell_chars:,} characters was cut in: "
+            + ", ".join(outcome.cut_columns)
+            + "."
+        )
+    return notes
+
+
+def _run_child(request: Request, timeout_s: float, limit_s: float) -> Outcome:
+    """`request` run by a worker process, killed after `timeout_s` (what is left of the
+    analyst's `limit_s`)."""
     try:
-        statements = duckdb.connect(":memory:").extract_statements(sql)
-    except duckdb.Error as exc:
-        raise QueryRejected(f"The query does not parse: {exc}") from exc
-    if len(statements) != 1:
-        raise QueryRejected(f"Exactly one statement is allowed ({len(statements)} given).")
-    if statements[0].type != duckdb.StatementType.SELECT:
-        raise QueryRejected(f"Only SELECT is allowed (this is {statements[0].type.name}).")
-    functions = sorted(
-        {m.group(1).lower() for m in _IDENT_CALL.finditer(bare)} & FORBIDDEN_FUNCTIONS
-    )
-    if functions:
-        raise QueryRejected(f"File and external functions are not allowed: {', '.join(functions)}.")
-    if _FROM_STRING.search(bare):
-        raise QueryRejected("Reading a file by name (FROM '<path>') is not allowed.")
-    # The relation API takes the statement without its trailing semicolon.
-    return statements[0].query.strip().rstrip(";").strip()
-
-
-def locked_connection(path: str | Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory database with the warehouse ATTACHed read-only, then locked down.
-
-    Not `duckdb.connect(path, config=LOCKED_CONFIG)`: DuckDB keeps one database instance per
-    file and process, and refuses a second connection with a different configuration ("Can't
-    open a connection to same database file with a different configuration"), so a console
-    query would fail whenever a page's query was running, and block every page while it ran.
-    An attached database is a separate instance. External access is switched off and the
-    configuration locked only after the ATTACH, which needs file access.
-    """
-    # Reuse the main connect's checks (missing file, a writer's lock) and messages.
-    connect(path, read_only=True).close()
-    con = duckdb.connect(":memory:", config=ATTACH_CONFIG)
-    try:
-        # ATTACH takes no bound parameters; the path is our own setting, quoted as a literal.
-        con.execute("attach '" + str(path).replace("'", "''") + "' as warehouse (read_only)")
-        con.execute("use warehouse")
-        con.execute("set enable_external_access = false")
-        con.execute("set lock_configuration = true")
-    except duckdb.Error as exc:
-        con.close()
-        raise WarehouseUnavailable(f"Cannot open {path}: {exc}") from exc
-    return con
+        return console_pool.run(request, timeout_s)
+    except console_pool.TimedOut:
+        raise QueryRejected(
+            f"The query ran longer than the {limit_s:g} s limit and was stopped "
+            "(its process was ended)."
+        ) from None
+    except console_pool.NoAnswer as exc:
+        raise QueryRejected(
+            f"The query's process ended without an answer ({exc}); most likely it needed more "
+            f"than the console's {CHILD_MEMORY_BYTES / 2**20:g} MB of memory."
+        ) from None
 
 
 def run_query(
@@ -197,50 +110,62 @@ def run_query(
     *,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     max_rows: int = DEFAULT_MAX_ROWS,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_cell_chars: int = DEFAULT_MAX_CELL_CHARS,
 ) -> ConsoleResult:
-    """Validate and run `sql` on a locked-down read-only connection.
+    """Validate `sql` and run it in a child process under the time, memory and size caps.
 
     Raises QueryRejected (refused before or while running, including the time limit) or
     WarehouseUnavailable.
     """
     statement = validate(sql)
-    con = locked_connection(path)
-    outcome: dict[str, object] = {}
-
-    def work() -> None:
-        try:
-            # A relation is lazy: LIMIT wraps the query, so a huge result is never built.
-            frame = con.sql(statement).limit(max_rows + 1).pl()
-            outcome["frame"] = frame.head(max_rows)
-            outcome["truncated"] = len(frame) > max_rows
-        except Exception as exc:  # handed to the caller's thread below
-            outcome["error"] = exc
-
     started = time.monotonic()
-    worker = threading.Thread(target=work, name="sql-console", daemon=True)
+    if not _SLOTS.acquire(timeout=timeout_s):
+        raise QueryRejected(
+            f"The console is busy ({MAX_CHILDREN} queries running); try again in a moment."
+        )
     try:
-        worker.start()
-        worker.join(timeout_s)
-        if worker.is_alive():
-            con.interrupt()
-            worker.join(5)
-            raise QueryRejected(
-                f"The query ran longer than the {timeout_s:g} s limit and was stopped."
-            )
+        with tempfile.TemporaryDirectory(prefix="sql-console-") as tmp:
+            out_path = Path(tmp) / "result.arrow"
+            request = Request(
+                str(path), statement, str(out_path), max_rows, max_bytes, max_cell_chars,
+                CHILD_MEMORY_BYTES,
+            )  # fmt: skip
+            remaining = max(timeout_s - (time.monotonic() - started), 0.1)
+            outcome = _run_child(request, remaining, timeout_s)
+            if not outcome.ok:
+                _raise_for(outcome)
+            with pa.ipc.open_file(out_path) as ipc:  # read into memory, not mapped
+                frame = pl.from_arrow(ipc.read_all())
     finally:
-        if not worker.is_alive():
-            con.close()
-    error = outcome.get("error")
-    if isinstance(error, duckdb.Error):
-        raise QueryRejected(f"DuckDB refused the query: {error}") from error
-    if isinstance(error, Exception):
-        raise error
+        _SLOTS.release()
+    notes = _notes(outcome, max_rows, max_bytes, max_cell_chars)
     return ConsoleResult(
-        frame=outcome["frame"],  # type: ignore[arg-type]
-        truncated=bool(outcome["truncated"]),
+        frame=frame,
+        truncated=bool(notes),
         elapsed_s=time.monotonic() - started,
+        notes=tuple(notes),
     )
 
 
+def _raise_for(outcome: Outcome) -> None:
+    if outcome.error_kind == "unavailable":
+        raise WarehouseUnavailable(outcome.error)
+    if outcome.error_kind == "memory":
+        # DuckDB's own advice (SET memory_limit...) is not open to console users: drop it.
+        raise QueryRejected(
+            f"The query needed more than the console's {CHILD_MEMORY_BYTES / 2**20:g} MB of "
+            f"memory and was stopped ({outcome.error.splitlines()[0]}). Select fewer or "
+            "smaller values, or aggregate."
+        )
+    raise QueryRejected(f"DuckDB refused the query: {outcome.error}")
+
+
 def to_csv(frame: pl.DataFrame) -> bytes:
-    return frame.write_csv().encode("utf-8")
+    """The frame as CSV; lists, arrays and structs (CSV has no nesting) as JSON text."""
+    nested = [name for name, kind in frame.schema.items() if kind.is_nested()]
+    flat = frame.with_columns(
+        pl.Series(name, [json.dumps(v, default=str) for v in frame[name].to_list()], pl.String)
+        for name in nested
+    )
+    return flat.write_csv().encode("utf-8")

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+from dataclasses import dataclass
 
 import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
 from app.lib import charts, queries
+from app.lib.db import ServingStatus
 from app.lib.filters import Filters
+
+PUBLISH = "`python -m ingest publish`"
 
 
 def context() -> tuple[str, Filters]:
@@ -63,3 +68,102 @@ def download_csv(df: pl.DataFrame, name: str, *, key: str | None = None) -> None
         on_click="ignore",
         icon=":material/download:",
     )
+
+
+# --- what the dashboard serves, and why (see warehouse.status) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    level: str  # "error" or "warning"
+    text: str
+    # Nothing validated can be shown: the data pages stop (the Data quality page still runs).
+    blocks_data: bool = False
+
+
+def when(value: int | dt.datetime | None) -> str:
+    """A file time (ns) or a timestamp as `2026-11-23 21:05:51 UTC`."""
+    if value is None:
+        return "an unknown time"
+    if isinstance(value, int):
+        value = dt.datetime.fromtimestamp(value / 1e9, dt.UTC)
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _failed_validation(s: ServingStatus) -> Notice:
+    v = s.validation
+    assert v is not None
+    text = (
+        f"A newer version of the warehouse failed validation ({when(v.run_at)}: "
+        f"{v.constraint_failures} constraint failures), so it was not published. "
+    )
+    if s.snapshot is not None:
+        as_of = when(s.snapshot_as_of_ns)
+        text += f"The dashboard still shows the last version that passed (as of {as_of}). "
+    else:
+        text += "No version has passed yet, so there is nothing to show. "
+    text += "The failures: the Data quality page, or `python -m expectations --failures-only`."
+    if s.changed_since_validation:
+        text += (
+            " The warehouse has changed since that validation: "
+            f"{PUBLISH} validates it again and publishes it if every constraint holds."
+        )
+    return Notice("error", text, blocks_data=s.snapshot is None)
+
+
+def serving_notice(s: ServingStatus, has_marts: bool) -> Notice | None:
+    """Why the dashboard shows less than the main file holds, and the one command that fixes
+    it; None when it shows the latest version. `has_marts`: the file read has marts tables."""
+    if s.failed_newer_version:
+        return _failed_validation(s)
+    if s.unpublished and (s.snapshot is not None or has_marts):
+        v = s.validation
+        if v is not None and v.constraint_failures == 0 and not s.changed_since_validation:
+            text = f"A newer version passed validation ({when(v.run_at)}) but is not published. "
+        elif s.snapshot is not None:
+            text = (
+                f"The warehouse changed at {when(s.main_changed_ns)} (a load or `dbt build`) "
+                f"after the version shown here (as of {when(s.snapshot_as_of_ns)}). "
+            )
+        else:
+            text = (
+                f"The warehouse (changed at {when(s.main_changed_ns)}) has not been validated "
+                "and published yet, so there is nothing to show. "
+            )
+        text += f"Run {PUBLISH}: it validates the new version and publishes it if every "
+        text += "constraint holds."
+        return Notice("warning", text, blocks_data=s.snapshot is None)
+    if not has_marts:
+        return Notice(
+            "warning",
+            "The warehouse has no `marts` tables yet: run `python -m ingest build`, then "
+            f"{PUBLISH} (it validates, then publishes). `bash scripts/main.sh --no-serve` "
+            "does it all: load, build, validate and publish.",
+        )
+    return None
+
+
+def show_notice(notice: Notice | None) -> None:
+    if notice is not None:
+        show = st.error if notice.level == "error" else st.warning
+        show(
+            notice.text,
+            icon=":material/error:" if notice.level == "error" else ":material/warning:",
+        )
+
+
+@st.cache_resource
+def _served_stamp() -> dict[str, int | None]:
+    """One per server process, shared by every session."""
+    return {}
+
+
+def forget_old_snapshot(s: ServingStatus) -> None:
+    """The query cache is keyed by path, and a publish replaces the file at the same path:
+    clear the cache when the served version changes, or pages show the old one for minutes."""
+    held = _served_stamp()
+    # Until a first publish the dashboard reads the main file itself: its change time counts.
+    stamp = s.snapshot_as_of_ns if s.snapshot is not None else s.main_changed_ns
+    if held.get("stamp", stamp) != stamp:
+        st.cache_data.clear()
+    held["stamp"] = stamp

@@ -86,6 +86,42 @@ def non_negative(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
     return [between(column, 0, None, notes) for column in columns]
 
 
+# DuckDB holds NaN and Infinity in DOUBLE columns and `NaN >= 0` is true there; in the pandas
+# frame GX validates, NaN is indistinguishable from NULL and skipped by every range check, and
+# Infinity passes any lower bound. Finiteness is therefore decided in SQL, beside the value.
+FINITE_SUFFIX = "_is_finite"
+FINITE_NOTE = (
+    "NaN and Infinity are no measurement (a C printf of a failed division, an overflowed "
+    "counter); they pass `>= 0` in DuckDB and look like NULL to a range check, so they are "
+    "tested apart."
+)
+
+
+def _is_finite(column: str, alias: str) -> str:
+    prefix = f"{alias}." if alias else ""
+    return f"isfinite({prefix}{column}::double) is not false"
+
+
+def finite_flags(columns: Sequence[str], alias: str = "") -> str:
+    """SQL select items `isfinite(<alias>.c) is not false as c_is_finite` (NULL counts as
+    finite: a missing value is not an impossible one) for a suite's QUERY, read by `finite`."""
+    return ",\n    ".join(f"{_is_finite(c, alias)} as {c}{FINITE_SUFFIX}" for c in columns)
+
+
+def finite_group_flags(columns: Sequence[str], alias: str = "") -> str:
+    """`finite_flags` for a QUERY that reduces rows with GROUP BY: `c_is_finite` is true when
+    every row of the group is. min()/max() cannot stand in: NaN sorts above every number, so
+    a min() hides it and a max() of NaN reaches pandas as NULL."""
+    return ",\n    ".join(
+        f"bool_and({_is_finite(c, alias)}) as {c}{FINITE_SUFFIX}" for c in columns
+    )
+
+
+def finite(columns: Sequence[str], notes: str = FINITE_NOTE) -> list[gxe.Expectation]:
+    """Each column is finite: its `<column>_is_finite` flag (see `finite_flags`) is true."""
+    return [in_set(f"{column}{FINITE_SUFFIX}", [True], notes) for column in columns]
+
+
 def percentages(columns: Sequence[str], notes: str) -> list[gxe.Expectation]:
     """Each column lies in 0..100."""
     return [between(column, 0, 100, notes) for column in columns]

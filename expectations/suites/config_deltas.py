@@ -12,18 +12,18 @@ from expectations.suites import _common as expect
 MODEL = "config_deltas"
 TABLE = "marts.config_deltas"
 REQUIRES = (TABLE,)
+_FINITE = ("iops_delta_pct", "avg_latency_delta_pct", "p95_latency_delta_pct", "cpu_delta_pct")
 QUERY = f"""
 select
     concat_ws(': ', dimension, concat_ws(' -> ', from_value, to_value)) as row_ref,
-    iops_delta_pct, avg_latency_delta_pct, p95_latency_delta_pct, cpu_delta_pct
+    iops_delta_pct, avg_latency_delta_pct, p95_latency_delta_pct, cpu_delta_pct,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
-    return expect.percent_changes(
-        ["iops_delta_pct", "avg_latency_delta_pct", "p95_latency_delta_pct", "cpu_delta_pct"]
-    )
+    return [*expect.finite(_FINITE), *expect.percent_changes(_FINITE)]
 
 
 def alerts() -> list[Expectation]:

@@ -18,6 +18,7 @@ from expectations.suites import _common as expect
 MODEL = "dedupe_ratios"
 TABLE = "marts.dedupe_ratios"
 REQUIRES = (TABLE,)
+_FINITE = ("dedupe_compression_ratio", "capacity_multiplier", "usable_to_raw_ratio")
 QUERY = f"""
 select
     concat_ws(' @ ', testbed, cast(captured_at as varchar)) as row_ref,
@@ -30,13 +31,15 @@ select
         when physical_used_bytes > 0 and logical_used_bytes > 0 then
             100 * abs(dedupe_compression_ratio - logical_used_bytes / physical_used_bytes)
             / (logical_used_bytes / physical_used_bytes)
-    end as ratio_vs_bytes_pct
+    end as ratio_vs_bytes_pct,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["logical_used_bytes", "physical_used_bytes"],
             "Used capacity is a byte count; negative means an overflow or a unit error.",

@@ -12,17 +12,20 @@ from expectations.suites import _common as expect
 MODEL = "esxtop_captures"
 TABLE = "raw.esxtop_captures"
 REQUIRES = (TABLE,)
+_FINITE = ("interval_s",)
 QUERY = f"""
 select
     concat_ws(' ', 'file', _source_file_id) as row_ref,
     sample_count, interval_s, utc_offset_min, first_sampled_at, last_sampled_at,
-    malformed_cells, dropped_rows, has_dates
+    malformed_cells, dropped_rows, has_dates, times_reliable,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         expect.between(
             "sample_count",
             1,
@@ -66,6 +69,13 @@ def alerts() -> list[Expectation]:
             0,
             "A dropped (truncated) last row means esxtop was killed mid-write: the capture "
             "may end before the run does.",
+        ),
+        expect.in_set(
+            "times_reliable",
+            [True],
+            "The stamps step backwards or repeat (a re-saved or edited capture): samples are "
+            "kept in file order, repeats dropped, and the capture's time window is doubtful; "
+            "raw.esxtop_captures.times_note says where.",
         ),
         expect.in_set(
             "has_dates",

@@ -17,11 +17,13 @@ from expectations.suites import _common as expect
 MODEL = "esxtop_cpu"
 TABLE = "raw.esxtop_samples"
 REQUIRES = (TABLE, "raw.esxtop_counters")
+_FINITE = ("value",)  # flagged per counter in the QUERY
 QUERY = f"""
 select
     concat_ws(' ', 'file', s._source_file_id, c.header) as row_ref,
     min(s.value) as min_pct,
-    max(s.value) as max_pct
+    max(s.value) as max_pct,
+    {expect.finite_group_flags(_FINITE, "s")}
 from {TABLE} as s
 join raw.esxtop_counters as c
     on s._source_file_id = c._source_file_id and s.counter_id = c.counter_id
@@ -36,7 +38,7 @@ _CPU_NOTE = (
 
 
 def constraints() -> list[Expectation]:
-    return expect.percentages(["min_pct", "max_pct"], _CPU_NOTE)
+    return [*expect.finite(_FINITE), *expect.percentages(["min_pct", "max_pct"], _CPU_NOTE)]
 
 
 def alerts() -> list[Expectation]:

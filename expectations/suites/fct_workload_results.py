@@ -19,6 +19,18 @@ from expectations.suites import _common as expect
 MODEL = "fct_workload_results"
 TABLE = "marts.fct_workload_results"
 REQUIRES = (TABLE,)
+_FINITE = (
+    "iops",
+    "read_iops",
+    "write_iops",
+    "throughput_mb_s",
+    "avg_latency_ms",
+    "read_latency_ms",
+    "write_latency_ms",
+    "p95_latency_ms",
+    "p99_latency_ms",
+    "cpu_util_pct",
+)
 QUERY = f"""
 select
     cast(result_id as varchar) as row_ref,
@@ -38,7 +50,8 @@ select
         else 100 * abs(iops - read_iops - write_iops) / greatest(iops, 1)
     end as iops_split_mismatch_pct,
     year(started_at) as started_year,
-    (epoch(ended_at) - epoch(now())) / 3600.0 as ended_after_now_h
+    (epoch(ended_at) - epoch(now())) / 3600.0 as ended_after_now_h,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
@@ -135,6 +148,7 @@ def _time_window() -> list[Expectation]:
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *_measures(),
         *_workload_and_units(),
         *_time_window(),

@@ -16,6 +16,7 @@ from expectations.suites import _common as expect
 MODEL = "fio_intervals"
 TABLE = "raw.fio_intervals"
 REQUIRES = (TABLE, "raw.fio_jobs")
+_FINITE = ("ios", "io_bytes", "iops", "bw_bytes_per_s", "lat_mean_ns")
 QUERY = f"""
 select
     concat_ws(' ', 'file', i._source_file_id, 'run', i.run_index, 'job', i.job_index, i.direction,
@@ -23,7 +24,8 @@ select
     i.ios, i.io_bytes, i.iops, i.bw_bytes_per_s, i.lat_mean_ns, i.elapsed_end_ms, i.interval_ms,
     i.interval_ms / nullif(median(i.interval_ms) over (
         partition by i._source_file_id, i.run_index, i.job_index, i.direction), 0) as gap_factor,
-    i.elapsed_end_ms - 1000 * (j.elapsed_s + 1) as window_overrun_ms
+    i.elapsed_end_ms - 1000 * (j.elapsed_s + 1) as window_overrun_ms,
+    {expect.finite_flags(_FINITE, "i")}
 from {TABLE} as i
 left join raw.fio_jobs as j using (_source_file_id, run_index, job_index)
 """
@@ -31,6 +33,7 @@ left join raw.fio_jobs as j using (_source_file_id, run_index, job_index)
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["ios", "io_bytes", "iops", "bw_bytes_per_s", "lat_mean_ns", "elapsed_end_ms"],
             "Differences of cumulative fio counters cannot be negative unless dumps were "

@@ -18,6 +18,16 @@ from great_expectations.expectations import Expectation
 from expectations.suites import _common as expect
 
 MODEL = "fio_job_directions"
+_KINDS = ("slat", "clat", "lat")
+# Every measure a result is made of: none may be NaN or Infinity.
+_FINITE = (
+    "total_ios",
+    "io_bytes",
+    "bw_bytes_per_s",
+    "iops",
+    "runtime_ms",
+    *(f"{kind}_{stat}_ns" for kind in _KINDS for stat in ("min", "mean", "max")),
+)
 TABLE = "raw.fio_job_directions"
 REQUIRES = (TABLE, "raw.fio_jobs", "raw.fio_runs")
 QUERY = f"""
@@ -43,17 +53,17 @@ select
             <= greatest(d.io_bytes / d.total_ios, 1024) then 0.0
         else 100 * abs(d.iops * d.io_bytes / d.total_ios - d.bw_bytes_per_s)
             / greatest(d.iops * d.io_bytes / d.total_ios, d.bw_bytes_per_s)
-    end as bytes_per_second_check_pct
+    end as bytes_per_second_check_pct,
+    {expect.finite_flags(_FINITE, "d")}
 from {TABLE} as d
 left join raw.fio_jobs as j using (_source_file_id, run_index, job_index)
 left join raw.fio_runs as r using (_source_file_id, run_index)
 """
 
-_KINDS = ("slat", "clat", "lat")
-
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["total_ios", "io_bytes", "bw_bytes_per_s", "iops", "runtime_ms"],
             "I/O counts, bytes, rates and runtimes cannot be negative; a negative value is "

@@ -27,6 +27,7 @@ from expectations.suites import _common as expect
 MODEL = "fio_jobs"
 TABLE = "raw.fio_jobs"
 REQUIRES = (TABLE,)
+_FINITE = ("usr_cpu_pct", "sys_cpu_pct")
 QUERY = f"""
 with same_job as (
     select
@@ -52,7 +53,8 @@ select
     j.job_runtime_ms / group_threads / 1000.0 - (epoch(j.ended_at) - epoch(j.started_at))
         as runtime_outside_window_s,
     (j.usr_cpu_pct + j.sys_cpu_pct) / greatest(coalesce(j.numjobs, 1), 1) as cpu_pct_per_thread,
-    s.files_with_same_job
+    s.files_with_same_job,
+    {expect.finite_flags(_FINITE, "j")}
 from {TABLE} as j
 left join same_job as s
     on coalesce(j.hostname, '') = s.host_key and j.jobname = s.jobname
@@ -63,6 +65,7 @@ left join same_job as s
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["usr_cpu_pct", "sys_cpu_pct"],
             "CPU time shares cannot be negative.",

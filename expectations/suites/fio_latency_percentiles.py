@@ -15,11 +15,13 @@ from expectations.suites import _common as expect
 MODEL = "fio_latency_percentiles"
 TABLE = "raw.fio_latency_percentiles"
 REQUIRES = (TABLE, "raw.fio_job_directions")
+_FINITE = ("latency_ns",)  # flagged per job and kind in the QUERY
 QUERY = f"""
 with pivoted as (
     select
         _source_file_id, run_index, job_index, direction, latency_kind,
         min(latency_ns) as min_reported_ns,
+        {expect.finite_group_flags(_FINITE)},
         max(latency_ns) filter (where percentile = 50) as p50_ns,
         max(latency_ns) filter (where percentile = 95) as p95_ns,
         max(latency_ns) filter (where percentile = 99) as p99_ns,
@@ -30,7 +32,7 @@ with pivoted as (
 select
     concat_ws(' ', 'file', p._source_file_id, 'run', p.run_index, 'job', p.job_index,
         p.direction, p.latency_kind) as row_ref,
-    p.min_reported_ns, p.p50_ns, p.p95_ns, p.p99_ns, p.p99_9_ns,
+    p.min_reported_ns, p.latency_ns_is_finite, p.p50_ns, p.p95_ns, p.p99_ns, p.p99_9_ns,
     case p.latency_kind
         when 'slat' then d.slat_mean_ns when 'clat' then d.clat_mean_ns else d.lat_mean_ns
     end as mean_ns
@@ -42,6 +44,7 @@ left join raw.fio_job_directions as d
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["min_reported_ns"],
             "Percentile latencies are durations; negative means a parse or unit error.",

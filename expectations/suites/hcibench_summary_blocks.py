@@ -22,6 +22,15 @@ from expectations.suites._sql import PER_VM_FIO_IOPS
 MODEL = "hcibench_summary_blocks"
 TABLE = "raw.hcibench_summary_blocks"
 REQUIRES = (TABLE, "raw.source_files", "raw.fio_jobs", "raw.fio_job_directions")
+_FINITE = (
+    "iops",
+    "throughput_mib_per_s",
+    "latency_ms_vm_avg",
+    "read_latency_ms_vm_avg",
+    "write_latency_ms_vm_avg",
+    "p95_read_latency_ms_vm_avg",
+    "p95_write_latency_ms_vm_avg",
+)
 QUERY = f"""
 with per_vm as ({PER_VM_FIO_IOPS}),
 recomputed as (
@@ -38,7 +47,8 @@ select
     b.vms_finished_early / nullif(b.vm_count, 0) as unfinished_share,
     r.recomputed_iops,
     100 * abs(s.case_iops - r.recomputed_iops) / nullif(r.recomputed_iops, 0)
-        as iops_vs_recomputed_pct
+        as iops_vs_recomputed_pct,
+    {expect.finite_flags(_FINITE, "b")}
 from {TABLE} as b
 left join summary as s using (case_name)
 left join recomputed as r using (case_name)
@@ -47,6 +57,7 @@ left join recomputed as r using (case_name)
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["iops", "throughput_mib_per_s", "vm_count", "vms_finished_early"],
             "Summary IOPS, throughput and VM counts are non-negative as printed.",

@@ -12,16 +12,19 @@ from expectations.suites import _common as expect
 MODEL = "per_node_iops"
 TABLE = "marts.per_node_iops"
 REQUIRES = (TABLE,)
+_FINITE = ("iops", "iops_per_node", "host_iops_min", "host_iops_max", "host_imbalance_pct")
 QUERY = f"""
 select
     cast(result_id as varchar) as row_ref,
-    iops, iops_per_node, nodes, host_iops_min, host_iops_max, host_imbalance_pct
+    iops, iops_per_node, nodes, host_iops_min, host_iops_max, host_imbalance_pct,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["iops", "iops_per_node", "host_iops_min", "host_iops_max"],
             "IOPS are counts per second: a negative value is a parse or delta bug.",

@@ -12,17 +12,27 @@ from expectations.suites import _common as expect
 MODEL = "profile_latency_deltas"
 TABLE = "marts.profile_latency_deltas"
 REQUIRES = (TABLE,)
+_FINITE = (
+    "iops",
+    "avg_latency_ms",
+    "iops_vs_baseline_pct",
+    "latency_vs_baseline_pct",
+    "iops_vs_previous_pct",
+    "latency_vs_previous_pct",
+)
 QUERY = f"""
 select
     concat_ws(' / ', profile, baseline_profile) as row_ref,
     iops, avg_latency_ms, iops_vs_baseline_pct, latency_vs_baseline_pct,
-    iops_vs_previous_pct, latency_vs_previous_pct
+    iops_vs_previous_pct, latency_vs_previous_pct,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["iops", "avg_latency_ms"],
             "IOPS and latency are non-negative; the deltas divide by them.",

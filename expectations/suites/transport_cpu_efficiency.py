@@ -12,17 +12,28 @@ from expectations.suites import _common as expect
 MODEL = "transport_cpu_efficiency"
 TABLE = "marts.transport_cpu_efficiency"
 REQUIRES = (TABLE,)
+_FINITE = (
+    "tcp_iops",
+    "rdma_iops",
+    "tcp_cpu_util_pct",
+    "rdma_cpu_util_pct",
+    "tcp_iops_per_cpu_pct",
+    "rdma_iops_per_cpu_pct",
+    "rdma_efficiency_gain_pct",
+)
 QUERY = f"""
 select
     cast(row_number() over () as varchar) as row_ref,
     tcp_iops, rdma_iops, tcp_cpu_util_pct, rdma_cpu_util_pct,
-    tcp_iops_per_cpu_pct, rdma_iops_per_cpu_pct, rdma_efficiency_gain_pct
+    tcp_iops_per_cpu_pct, rdma_iops_per_cpu_pct, rdma_efficiency_gain_pct,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["tcp_iops", "rdma_iops", "tcp_iops_per_cpu_pct", "rdma_iops_per_cpu_pct"],
             "IOPS and IOPS per CPU percent are non-negative by construction.",

@@ -15,6 +15,7 @@ from expectations.suites import _common as expect
 MODEL = "vdbench_intervals"
 TABLE = "raw.vdbench_intervals"
 REQUIRES = (TABLE,)
+_FINITE = ("iops", "mib_per_s", "read_pct", "resp_ms", "cpu_sys_user_pct", "cpu_sys_pct")
 QUERY = f"""
 with stepped as (
     select
@@ -28,7 +29,8 @@ select
         as row_ref,
     iops, mib_per_s, read_pct, resp_ms, cpu_sys_user_pct, cpu_sys_pct, step_ms,
     step_ms / nullif(median(step_ms) over (partition by _source_file_id, run_index), 0)
-        as gap_factor
+        as gap_factor,
+    {expect.finite_flags(_FINITE)}
 from stepped
 """
 
@@ -37,6 +39,7 @@ _CPU_NOTE = "Vdbench's cpu% columns are percent of the host's CPUs (0..100)."
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["iops", "mib_per_s", "resp_ms"],
             "Interval rates and response times are non-negative as printed.",

@@ -15,6 +15,20 @@ from expectations.suites import _common as expect
 MODEL = "vdbench_runs"
 TABLE = "raw.vdbench_runs"
 REQUIRES = (TABLE,)
+_FINITE = (
+    "iops",
+    "mib_per_s",
+    "read_pct",
+    "resp_ms",
+    "read_resp_ms",
+    "write_resp_ms",
+    "resp_max_ms",
+    "read_max_ms",
+    "write_max_ms",
+    "queue_depth",
+    "cpu_sys_user_pct",
+    "cpu_sys_pct",
+)
 QUERY = f"""
 select
     concat_ws(' ', 'file', _source_file_id, 'run', run_index, rd_name) as row_ref,
@@ -26,7 +40,8 @@ select
             <= greatest(0.011, bytes_per_io / 1048576.0) then 0.0
         else 100 * abs(iops * bytes_per_io / 1048576.0 - mib_per_s)
             / greatest(iops * bytes_per_io / 1048576.0, mib_per_s)
-    end as throughput_mismatch_pct
+    end as throughput_mismatch_pct,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
@@ -38,6 +53,7 @@ _CPU_NOTE = (
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             ["iops", "mib_per_s", "bytes_per_io", "queue_depth"],
             "Rates, sizes and queue depths are non-negative as printed.",

@@ -12,17 +12,20 @@ from expectations.suites import _common as expect
 MODEL = "vsan_capacity_snapshots"
 TABLE = "raw.vsan_capacity_snapshots"
 REQUIRES = (TABLE,)
+_FINITE = ("ratio_computed", "ratio_reported")
 QUERY = f"""
 select
     concat_ws(' ', 'file', _source_file_id, testbed) as row_ref,
     total_capacity_bytes, free_capacity_bytes, logical_used_bytes, physical_used_bytes,
-    ratio_computed, ratio_reported, ratio_matches_reported
+    ratio_computed, ratio_reported, ratio_matches_reported,
+    {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
 
 
 def constraints() -> list[Expectation]:
     return [
+        *expect.finite(_FINITE),
         *expect.non_negative(
             [
                 "total_capacity_bytes",

@@ -17,6 +17,7 @@ from expectations.suites._sql import stepped_series
 MODEL = "vsan_observer_samples"
 TABLE = "raw.vsan_observer_samples"
 REQUIRES = (TABLE,)
+_FINITE = ("value",)  # flagged per series in the QUERY
 _SERIES = "_source_file_id, entity_type, host, entity, metric"
 QUERY = f"""
 with stepped as ({stepped_series(TABLE, _SERIES)})
@@ -25,6 +26,7 @@ select
     min(value) filter (where unit in ('IO/s', 'B/s', 'us', '512B-sectors/s')) as min_rate_value,
     min(value) filter (where unit = '%' and stats_group = 'pcpu') as min_pct_value,
     max(value) filter (where unit = '%' and stats_group = 'pcpu') as max_pct_value,
+    {expect.finite_group_flags(_FINITE)},
     max(step_s) / nullif(median(step_s), 0) as gap_factor
 from stepped
 group by {_SERIES}
@@ -45,7 +47,7 @@ _GAP_NOTE = (
 
 
 def constraints() -> list[Expectation]:
-    return expect.series_values(_RATE_NOTE, _PCT_NOTE)
+    return [*expect.finite(_FINITE), *expect.series_values(_RATE_NOTE, _PCT_NOTE)]
 
 
 def alerts() -> list[Expectation]:

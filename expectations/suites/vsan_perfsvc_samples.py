@@ -17,6 +17,7 @@ from expectations.suites._sql import stepped_series
 MODEL = "vsan_perfsvc_samples"
 TABLE = "raw.vsan_perfsvc_samples"
 REQUIRES = (TABLE,)
+_FINITE = ("value",)  # flagged per series in the QUERY
 _SERIES = "_source_file_id, entity_type, entity_id, metric"
 QUERY = f"""
 with stepped as ({stepped_series(TABLE, _SERIES)})
@@ -25,6 +26,7 @@ select
     min(value) filter (where unit in ('us', 'B/s', 'IO/s')) as min_rate_value,
     min(value) filter (where unit = '%') as min_pct_value,
     max(value) filter (where unit = '%') as max_pct_value,
+    {expect.finite_group_flags(_FINITE)},
     max(step_s) / nullif(coalesce(max(collect_interval_s), median(step_s)), 0) as gap_factor
 from stepped
 group by {_SERIES}
@@ -45,7 +47,7 @@ _GAP_NOTE = (
 
 
 def constraints() -> list[Expectation]:
-    return expect.series_values(_RATE_NOTE, _PCT_NOTE)
+    return [*expect.finite(_FINITE), *expect.series_values(_RATE_NOTE, _PCT_NOTE)]
 
 
 def alerts() -> list[Expectation]:

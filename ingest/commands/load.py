@@ -1,14 +1,17 @@
 """`python -m ingest load PATH... [--label K=V ...] [--db FILE] [--quiet]`.
 
-Checks the arguments, shows a progress bar while the load job runs, then prints one line
-per note, skipped and rejected file and the summary counts. Exit status: 0 when nothing was
+Checks the arguments, shows a progress bar while the load job runs (files are loaded while
+the PATH arguments are walked), then prints one line per note, skipped, no-result and rejected
+file and the summary counts. `--quiet` drops the progress bar, the skipped files and the
+plain notes, never what says data is missing: rejected files, files that loaded with no
+result, and notes that say data was dropped or is unreliable. Exit status: 0 when nothing was
 rejected, 1 when some file was rejected (the others still load), 2 for a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -20,8 +23,7 @@ from ingest.commands import USAGE_ERROR
 from ingest.labels import LabelError, parse_label_args
 from ingest.load import load_items
 from ingest.outcomes import LoadSummary, Outcome, Status
-from ingest.triage import collect
-from ingest.walk import ARCHIVE_SEP, Member, Refused
+from ingest.walk import ARCHIVE_SEP, Member, Refused, Walk, valid_text
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -34,21 +36,20 @@ def run(args: argparse.Namespace, console: Console) -> int:
     except LabelError as exc:
         console.print(f"[red]error:[/] {exc}")
         return USAGE_ERROR
-    items = collect(args.paths)
+    walk = Walk(args.paths)
     summary = load_items(
         warehouse.main_path(args.db),
-        _with_progress(items, console, quiet=args.quiet),
+        _with_progress(walk, console, quiet=args.quiet),
         cli_labels=cli_labels,
-        known_paths={item.path for item in items},
+        known_paths=walk.known_paths,
     )
     print_summary(console, summary, args.paths, args.quiet)
     return summary.exit_code
 
 
-def _with_progress(
-    items: Sequence[Member | Refused], console: Console, *, quiet: bool
-) -> Iterator[Member | Refused]:
-    """The items, with a transient progress bar that advances as they are consumed."""
+def _with_progress(walk: Walk, console: Console, *, quiet: bool) -> Iterator[Member | Refused]:
+    """The walk's items, with a transient progress bar over the listed files on disk (an
+    archive advances it once, when its last member is done)."""
     progress = Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -59,17 +60,21 @@ def _with_progress(
         disable=quiet,
     )
     with progress:
-        task = progress.add_task("loading", total=len(items))
-        for item in items:
+        task = progress.add_task("loading", total=len(walk))
+        on_disk = None
+        for item in walk:
+            disk = item.path.split(ARCHIVE_SEP, 1)[0]
+            if on_disk is not None and disk != on_disk:
+                progress.advance(task)
+            on_disk = disk
             progress.update(task, description=f"loading {item.path.rsplit('/', 1)[-1][:40]}")
             yield item
-            progress.advance(task)
 
 
 def _short(path: str, roots: list[Path]) -> str:
     """Paths relative to the PATH arguments read better in a summary."""
     for root in roots:
-        base = root.absolute().as_posix()
+        base = valid_text(root.absolute().as_posix())
         if path == base:
             return root.name
         if path.startswith(base + "/") or path.startswith(base + ARCHIVE_SEP):
@@ -82,22 +87,28 @@ def _line(console: Console, tag: str, outcome: Outcome, roots: list[Path], text:
 
 
 def print_summary(console: Console, summary: LoadSummary, roots: list[Path], quiet: bool) -> None:
+    for outcome in summary.stored:
+        # Notes that say data was dropped or is unreliable are shown even with --quiet.
+        for note in outcome.data_loss_notes() if quiet else outcome.notes:
+            _line(console, "[yellow]note[/]", outcome, roots, note)
     if not quiet:
-        for outcome in summary.stored:
-            for note in outcome.notes:
-                _line(console, "[yellow]note[/]", outcome, roots, note)
         for outcome in summary.by_status(Status.SKIPPED):
             _line(console, "[dim]skipped[/]", outcome, roots, outcome.reason)
-    # One line per rejected file, so logs can be grepped and paths copied.
+    # One line per file that loaded without a result, and per rejected file, always: logs can
+    # be grepped for them and paths copied.
+    for outcome in summary.no_result:
+        _line(console, "[yellow]no result[/] ", outcome, roots, outcome.no_result or "")
     for outcome in summary.by_status(Status.REJECTED):
         _line(console, "[red]rejected[/]", outcome, roots, f"{outcome.location}: {outcome.reason}")
     console.print(f"[bold]Summary:[/] {summary_counts(summary)}", soft_wrap=True)
 
 
 def summary_counts(summary: LoadSummary) -> str:
-    """`48 loaded, 0 already loaded (unchanged), 12 skipped, 1 rejected; 116,757 rows written.`"""
+    """`48 loaded (2 with no result), 0 already loaded (unchanged), 12 skipped, 1 rejected;
+    116,757 rows written.`"""
+    no_result = len(summary.no_result)
     counts = {
-        "loaded": len(summary.stored),
+        f"loaded ({no_result} with no result)" if no_result else "loaded": len(summary.stored),
         "already loaded (unchanged)": len(summary.by_status(Status.UNCHANGED)),
         "skipped": len(summary.by_status(Status.SKIPPED)),
         "rejected": len(summary.by_status(Status.REJECTED)),

@@ -8,7 +8,9 @@ rule written twice drifts (the two copies of the `rw` rule disagreed on trim mod
 
 from __future__ import annotations
 
+import codecs
 import json
+import math
 import posixpath
 import re
 import xml.etree.ElementTree as ET
@@ -169,9 +171,17 @@ def decode_utf8(data: bytes, source: SourceFile) -> str:
 def load_json(data: str | bytes, source: SourceFile) -> Any:
     """A JSON document; a ParseError at the line and column where it stops being JSON."""
     try:
-        return json.loads(data)
+        return json.loads(
+            data,
+            parse_constant=reject_json_constant,
+            parse_int=bounded_json_int,
+            parse_float=finite_json_float,
+        )
     except UnicodeDecodeError as exc:  # bytes that are not UTF-8 (or -16/-32) text
         raise ParseError(source.path, f"byte {exc.start}", "not UTF-8 text") from None
+    except UnsoundJsonNumber as exc:
+        text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+        raise ParseError(source.path, unsound_json_location(text), str(exc)) from None
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         raise ParseError(source.path, where, f"invalid JSON: {exc.msg}") from None
@@ -191,3 +201,130 @@ def load_xml(text: str, source: SourceFile, first_line: int = 1) -> ET.Element:
 def xml_name(tag: str) -> str:
     """An element's name without its namespace: `{urn:vim25}label` -> `label`."""
     return tag.rsplit("}", 1)[-1]
+
+
+# ------------------------------------------------------------------------ text encodings
+
+# Byte-order marks, longest first: a UTF-32LE mark starts with the UTF-16LE one.
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32LE"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32BE"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8 with a byte-order mark"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16LE"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16BE"),
+)
+
+
+def normalize_text_encoding(data: bytes) -> tuple[bytes, str | None]:
+    """The file as UTF-8 bytes without a byte-order mark, and a note when it was not so.
+
+    PowerShell's `>` writes UTF-16LE with a mark (Get-VsanStat CSV, a report copied through a
+    Windows console), Excel and Notepad write UTF-8 with one; every parser reads UTF-8, so the
+    loader converts once, before detection. Only a mark says the encoding: bytes without one are
+    returned unchanged (a UTF-16 file without a mark is reported by `unsupported_reason`). A
+    marked file that does not decode is returned unchanged with a note saying where it breaks.
+    """
+    for bom, codec, label in _BOMS:
+        if data.startswith(bom):
+            body = data[len(bom) :]
+            try:
+                text = body.decode(codec)
+            except UnicodeDecodeError as exc:
+                at = exc.start + len(bom)
+                return data, f"starts with a {label} byte-order mark but byte {at} is not {label}"
+            return text.encode("utf-8"), f"decoded from {label}"
+    return data, None
+
+
+def utf16_without_bom(head: bytes) -> str | None:
+    """`UTF-16LE`/`UTF-16BE` when unmarked text has a NUL beside most ASCII bytes, else None."""
+    sample = head[:4096]
+    if len(sample) < 16:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) > 0.8 * len(odd) and even.count(0) < 0.1 * len(even):
+        return "UTF-16LE"
+    if even.count(0) > 0.8 * len(even) and odd.count(0) < 0.1 * len(odd):
+        return "UTF-16BE"
+    return None
+
+
+def unterminated_last_line(text: str) -> int | None:
+    """The number of the last non-blank line when nothing ends it, else None.
+
+    A tool ends every line it writes: a last line without its terminator was cut (the run was
+    killed, the copy was taken while the tool was writing), so any value on it may be a prefix
+    of the real one (`4` of `47.82`) and is never stored."""
+    if text.rstrip(" \t").endswith(("\n", "\r")) or not text.strip():
+        return None
+    return len(text.rstrip().splitlines())
+
+
+# ------------------------------------------------------------- numbers no tool measures
+
+INT64_MAX = 2**63 - 1
+# JSON's grammar has no NaN/Infinity, but Python's json module accepts them by default; a
+# tool's counter past 2^63 is an unsigned wrap that no BIGINT holds. Neither is a measurement.
+_UNSOUND_JSON_TOKEN = re.compile(r"-?Infinity|NaN|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+
+
+class UnsoundJsonNumber(ValueError):
+    """A JSON number that is no measurement: NaN, Infinity or an integer past 2^63."""
+
+
+def reject_json_constant(name: str) -> float:
+    """`parse_constant` hook: NaN/Infinity/-Infinity are not JSON numbers."""
+    raise UnsoundJsonNumber(f"{name} is not a number (JSON has no NaN or Infinity)")
+
+
+def bounded_json_int(digits: str) -> int:
+    """`parse_int` hook: an integer past 2^63 is an overflowed counter, not a value."""
+    value = int(digits)
+    if abs(value) > INT64_MAX:
+        raise UnsoundJsonNumber(f"{digits} is past 2^63 (an overflowed counter)")
+    return value
+
+
+def finite_json_float(digits: str) -> float:
+    """`parse_float` hook: `1e999` reads as Infinity, which no tool measured."""
+    value = float(digits)
+    if not math.isfinite(value):
+        raise UnsoundJsonNumber(f"{digits} overflows a double (Infinity)")
+    return value
+
+
+def unsound_json_location(text: str, start: int = 0) -> str:
+    """`line L, column C` of the first NaN/Infinity/huge integer outside a string, from
+    `start`; the hooks above cannot say where they were called."""
+    in_string = escaped = False
+    for pos in range(start, len(text)):
+        char = text[pos]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif pos and text[pos - 1].isdigit():
+            continue  # inside a number already passed
+        elif (found := _UNSOUND_JSON_TOKEN.match(text, pos)) and _unsound_token(found[0]):
+            return line_column(text, pos)
+    return "line 1"
+
+
+def _unsound_token(token: str) -> bool:
+    """Whether a JSON literal is one the hooks above refuse."""
+    if token.lstrip("-")[0] in "IN":
+        return True
+    if any(c in token for c in ".eE"):
+        return not math.isfinite(float(token))
+    return abs(int(token)) > INT64_MAX
+
+
+def line_column(text: str, pos: int) -> str:
+    """`line L, column C` of character offset `pos`."""
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line}, column {pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"

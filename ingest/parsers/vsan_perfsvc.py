@@ -183,7 +183,10 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
             f"{counts['empty_entities']} entities had no samples (empty sampleInfo)"
         )
     if not rows:
-        raise ParseError(source.path, "end of file", "no performance samples found")
+        # A query over a time range the service holds no data for: a real, empty answer.
+        parsed.no_result_reason = (
+            "no performance samples (a header or entities with an empty sampleInfo only)"
+        )
     parsed.add("vsan_perfsvc_samples", rows)
     return parsed
 

@@ -13,6 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import query
+from tests.reliability._gate import failed_gate_warehouse
+from warehouse import read_validation_report
 
 APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
 PAGES = [
@@ -249,3 +251,26 @@ def test_interval_series_on_elapsed_seconds_is_capped(warehouse_env: Path) -> No
     assert series["samples_in_point"].sum() == count
     assert series["elapsed_s"][0] == first  # a point sits at its first interval
     assert "interval_index" not in series.columns  # an index is no value to average
+
+
+def test_data_quality_page_shows_the_failing_run_not_the_served_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a published version and a newer one that `ingest publish` refused (negative IOPS)
+    gate = failed_gate_warehouse(tmp_path)
+    assert gate.publish.returncode == 1
+    report = read_validation_report(gate.db)
+    assert report is not None
+    monkeypatch.setenv("PERF_DUCKDB_PATH", str(gate.db))
+    # WHEN the data-quality page opens THEN it shows that failing run, which the served
+    # snapshot does not contain, and says the dashboard shows the last version that passed
+    at = open_page("app_pages/data_quality.py")
+    shown = metrics(at)
+    assert shown["Constraint failures"] == str(report.constraint_failures)
+    assert int(shown["Constraint failures"]) >= 1
+    texts = [e.value for e in at.error]
+    assert any("FAILED" in t and "not published" in t for t in texts), texts
+    assert any("failed validation" in t and "python -m expectations" in t for t in texts), texts
+    failed = at.dataframe[0].value
+    rows = failed[failed["table_name"] == "raw.fio_job_directions"]
+    assert (rows["expectation"].str.contains("iops") & (rows["unexpected_count"] == 1)).any()

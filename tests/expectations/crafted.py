@@ -207,6 +207,7 @@ GOOD: dict[str, list[dict[str, Any]]] = {
             "malformed_cells": 0,
             "dropped_rows": 0,
             "has_dates": True,
+            "times_reliable": True,
             "timestamp_resolution_s": 1,
         }
     ],

@@ -271,7 +271,10 @@ def test_truncated_last_row_is_dropped_with_a_note():
     parsed = _parse_bytes(data)
     capture = _capture(parsed)
     assert (capture.sample_count, capture.dropped_rows) == (2, 1)
-    assert "dropped truncated last row (line 4): the file ends inside it" in parsed.notes
+    assert parsed.notes == [
+        "dropped truncated last row (line 4): 2 fields where the header has 3; "
+        "the capture was cut mid-row (esxtop stopped mid-write)"
+    ]
     assert _series(parsed, r"\% Util Time") == [8.95, 9.38]
 
 

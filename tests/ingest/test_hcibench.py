@@ -360,6 +360,10 @@ def test_all_vms_finished_early() -> None:
     parsed = hcibench.parse(text, source_for("/r/t/fio-x-1700000000-res.txt", text))
     assert parsed.tables["hcibench_cases"][0].all_vms_finished_early is True
     assert parsed.tables["hcibench_summary_blocks"] == []
+    # the load summary says why this case has no result
+    assert parsed.no_result_reason == (
+        "HCIBench summarized no results: all the VMs finished testing early"
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import tarfile
 import zipfile
@@ -12,9 +13,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from ingest import writer as writer_module
 from ingest.__main__ import main
+from ingest.outcomes import Outcome, Status
+from ingest.parsers import vdbench
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
-from tests.conftest import SAMPLES
+from tests.conftest import FIXTURES, SAMPLES
+from tests.ingest.conftest import parse_bytes
 
 FIO = SAMPLES / "fio"
 GOOD = FIO / "fioplot__fio-3.14__randread-1-1.json"
@@ -90,7 +95,7 @@ def test_labels_from_run_yaml_chain_and_cli(db, tmp_path):
     labels = json.loads(labels_json)
     assert labels["testbed"] == "lab-a" and labels["nodes"] == 8 and labels["profile"] == "balanced"
     assert labels["transport"] == "rdma" and labels["result_per"] == "file"
-    assert labels["workload"] == {"block_size": "4k", "read_pct": 70}
+    assert labels["workload"] == {"block_size": 4096, "read_pct": 70}  # 4k, in bytes
     # --label beats run.yaml
     assert main(["load", str(top), "--db", str(db), "--quiet", "--label", "nodes=16"]) == 0
     (labels_json,) = query(db, "select labels_json from raw.source_files")[0]
@@ -267,3 +272,96 @@ def test_identical_copies_in_two_hcibench_cases_load_once_per_case(db, tmp_path)
     before = counts(db)
     main(["load", str(tmp_path / "t"), "--db", str(db), "--quiet"])
     assert counts(db) == before
+
+
+# --- Nothing silent: files with no result, and notes that say data was dropped ------------
+VDB_STDOUT = (
+    FIXTURES
+    / "hcibench"
+    / "results"
+    / "hcib28"
+    / "vdb-2vmdk-100ws-4k-100rdpct-100randompct-4threads-1700200000"
+    / "hci-vdb-datastore-2004-0-1.txt"
+)
+POWERCLI_CSV = FIXTURES / "vsan_perfsvc" / "valid" / "get-vsanstat_export.csv"
+
+
+def _cut_mid_interval(tmp_path: Path) -> Path:
+    """The Vdbench stdout of a run killed in the middle of its 11th interval line."""
+    data = VDB_STDOUT.read_bytes()
+    starts = [m.start() for m in re.finditer(rb"^\d\d:\d\d:\d\d\.\d{3}\s+\d+\s", data, re.M)]
+    cut = tmp_path / "killed" / "vm-1.txt"
+    cut.parent.mkdir()
+    cut.write_bytes(data[: starts[10] + 30])
+    return cut
+
+
+@pytest.mark.parametrize("quiet", [True, False], ids=["quiet", "verbose"])
+def test_no_result_and_dropped_data_are_always_in_the_summary(db, tmp_path, capsys, quiet):
+    # GIVEN a Vdbench run killed mid-interval (loads: its intervals, no avg_ line, so no
+    # result; its parser notes the dropped last line), a PowerCLI export (an ordinary note)
+    # and a good fio output
+    killed = _cut_mid_interval(tmp_path)
+    parsed = parse_bytes(vdbench, killed.read_bytes(), killed.as_posix())
+    assert parsed.no_result_reason and parsed.row_count() > 0
+    shutil.copy(POWERCLI_CSV, tmp_path / "killed" / "get-vsanstat_export.csv")
+    shutil.copy(GOOD, tmp_path / "killed" / "fio.json")
+    # WHEN loaded, with or without --quiet
+    assert main(["load", str(tmp_path / "killed"), "--db", str(db), *(["--quiet"] * quiet)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # THEN the file without a result has its line and is counted, and the dropped-line note
+    # is shown, in both modes
+    assert f"no result  killed/vm-1.txt: {parsed.no_result_reason}" in out
+    assert "note killed/vm-1.txt: line 28: dropped the last line, cut short" in out
+    assert out[-1].startswith("Summary: 3 loaded (1 with no result), 0 already loaded")
+    # AND the PowerCLI note (no data lost) only without --quiet
+    powercli_note = (
+        "note killed/get-vsanstat_export.csv: "
+        "PowerCLI Get-VsanStat: times are client local time, stored as UTC"
+    )
+    assert (powercli_note in out) is not quiet
+    # AND the file's rows are stored: it is not rejected, nothing was lost
+    (stored,) = query(db, "select row_count from raw.source_files where name = 'vm-1.txt'")[0]
+    assert stored == parsed.row_count()
+
+
+def test_data_loss_notes_are_told_from_plain_notes():
+    outcome = Outcome(
+        "/x",
+        Status.LOADED,
+        notes=[
+            "skipped 3 missing values (None or empty)",
+            "sample times have no seconds ('%H:%M', e.g. an Excel re-save)",
+            "sample times are unreliable: they step backwards by minutes",
+            "no time-zone bias in header: sample times taken as UTC",
+        ],
+    )
+    assert outcome.data_loss_notes() == [
+        "skipped 3 missing values (None or empty)",
+        "sample times are unreliable: they step backwards by minutes",
+    ]
+
+
+@pytest.mark.parametrize(("batch_bytes", "batches"), [(None, [3]), (1, [1, 1, 1])])
+def test_writer_batches_are_bounded_by_bytes(db, tmp_path, monkeypatch, batch_bytes, batches):
+    # GIVEN three fio outputs, and a byte bound per batch that one file already reaches
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("fioplot__fio-3.14__randread-1-1.json", "fioplot__fio-3.1__randwrite-8-1.json"):
+        shutil.copy(FIO / name, folder / name)
+    shutil.copy(CLIENT, folder / "client.txt")
+    if batch_bytes is not None:
+        monkeypatch.setattr(writer_module, "BATCH_BYTES", batch_bytes)
+    written: list[int] = []
+    real_write = writer_module.RawWriter._write
+
+    def counting_write(self, staged):
+        written.append(len(staged))
+        return real_write(self, staged)
+
+    monkeypatch.setattr(writer_module.RawWriter, "_write", counting_write)
+    # WHEN loaded
+    assert main(["load", str(folder), "--db", str(db), "--quiet"]) == 0
+    # THEN the files are written together under the default bound, one by one past the bytes
+    assert written == batches
+    assert query(db, "select count(*) from raw.source_files") == [(3,)]

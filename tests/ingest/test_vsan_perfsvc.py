@@ -170,8 +170,10 @@ def test_fuzz_regression_infinite_collect_interval_is_a_parse_error() -> None:
         b'"metricsCollectInterval": 300', b'"metricsCollectInterval": 1e999', 1
     )
     error = rejection(vsan_perfsvc, data, source_of(JSON_SAMPLE)[1])
-    assert error.location == "$[0].value[0]"
-    assert error.reason == "bad metricsCollectInterval inf"
+    # the shared JSON reader (`_common.load_json`) refuses the overflow where it is written
+    line = data[: data.index(b"1e999")].count(b"\n") + 1
+    assert error.location.startswith(f"line {line}, column ")
+    assert "1e999" in error.reason and "Infinity" in error.reason
 
 
 def test_fuzz_regression_csv_field_over_the_csv_limit_is_a_parse_error() -> None:

@@ -2,8 +2,8 @@
 of the dashboard or of each other.
 
 Design (warehouse.py): writers take the advisory lock `<db>.lock` and wait for each
-other; after each step they publish `<db stem>.serving.duckdb` by atomic rename; the
-dashboard (app/lib/db.py) only ever opens that snapshot read-only.
+other; `ingest publish` validates and then publishes `<db stem>.serving.duckdb` by atomic
+rename; the dashboard (app/lib/db.py) only ever opens that snapshot read-only.
 """
 
 from __future__ import annotations
@@ -50,24 +50,31 @@ def test_reader_never_fails_while_three_writers_run_at_once(tmp_path: Path) -> N
     db = tmp_path / "w.duckdb"
     first = run_ingest(db, "load", str(corpus / "fio"), "--quiet")
     assert first.returncode == 0, first.stdout + first.stderr
-    assert serving_path(db).is_file(), "ingest load publishes the snapshot"
+    assert not serving_path(db).exists(), "a load never publishes"
+    published = run_ingest(db, "publish")
+    assert published.returncode == 0, published.stdout + published.stderr
+    assert serving_path(db).is_file()
     files_before = len(loaded_paths(db))
 
     # GIVEN a dashboard-like reader querying in a loop
     stop = tmp_path / "stop"
     reader = _start_reader(db, stop)
     time.sleep(1.0)
-    # WHEN a load, a dbt build and a second load all start at once
+    # WHEN a load, a dbt build, a second load and a publish all start at once, then the
+    # main job's last step publishes what they built
     steps = [
         ("load", str(corpus / "vdbench"), "--quiet"),
         ("build", *DBT_SELECT),
         ("load", str(corpus / "fio"), "--label", "profile=relabelled", "--quiet"),
+        ("publish",),
     ]
     with ThreadPoolExecutor(len(steps)) as pool:
         results = list(pool.map(lambda step: run_ingest(db, *step), steps))
+    steps.append(("publish",))
+    results.append(run_ingest(db, "publish"))
     time.sleep(0.5)  # a few reads of the final snapshot
     stats = _stop_reader(reader, stop)
-    print(f"reads {stats['reads']} ({stats['failed']} failed); writes {len(steps)} at once")
+    print(f"reads {stats['reads']} ({stats['failed']} failed); {len(steps) - 1} writers at once")
 
     # THEN every writer succeeded (they queued on the lock), no read failed,
     failed_writes = [
@@ -85,16 +92,15 @@ def test_reader_never_fails_while_three_writers_run_at_once(tmp_path: Path) -> N
     assert len(loaded_paths(serving_path(db))) == len(loaded_paths(db))
 
 
-def test_second_writer_waits_for_the_lock_instead_of_failing(tmp_path: Path) -> None:
-    # GIVEN a process holding the writer lock for 2 s
-    db = tmp_path / "w.duckdb"
+def _hold_lock(db: Path, seconds: float) -> subprocess.Popen:
+    """A process holding the writer lock for `seconds` (it prints `held` once it has it)."""
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
             "import sys, time; from pathlib import Path; from warehouse import writer_lock\n"
             f"with writer_lock(Path({str(db)!r})):\n"
-            "    print('held', flush=True); time.sleep(2)",
+            f"    print('held', flush=True); time.sleep({seconds})",
         ],
         cwd=REPO,
         env=ingest_env(db),
@@ -102,6 +108,13 @@ def test_second_writer_waits_for_the_lock_instead_of_failing(tmp_path: Path) -> 
         text=True,
     )
     assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_second_writer_waits_for_the_lock_instead_of_failing(tmp_path: Path) -> None:
+    # GIVEN a process holding the writer lock for 2 s
+    db = tmp_path / "w.duckdb"
+    holder = _hold_lock(db, 2)
     # WHEN a load starts meanwhile THEN it waits for the lock and succeeds
     started = time.monotonic()
     done = run_ingest(db, "load", str(REPO / "tests" / "fixtures" / "vdbench"), "--quiet")
@@ -110,15 +123,13 @@ def test_second_writer_waits_for_the_lock_instead_of_failing(tmp_path: Path) -> 
     assert done.returncode in (0, 1), done.stdout + done.stderr
     assert waited >= 1.0
     # AND with a short timeout a writer gives up with a clear message instead of hanging
-    holder = subprocess.Popen(
-        [sys.executable, "-c", holder.args[2]],
-        cwd=REPO,
-        env=ingest_env(db),
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert holder.stdout.readline().strip() == "held"
-    busy = run_ingest(db, "publish", PERF_WRITER_LOCK_TIMEOUT_S="0.3")
-    holder.wait(timeout=10)
+    # (held for longer than `publish` takes to import the expectations before it asks)
+    holder = _hold_lock(db, 60)
+    try:
+        busy = run_ingest(db, "publish", PERF_WRITER_LOCK_TIMEOUT_S="0.3")
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
     assert busy.returncode != 0
     assert "another writer has held" in busy.stderr
+    assert not serving_path(db).exists(), "nothing published without the lock"

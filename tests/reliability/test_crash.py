@@ -25,6 +25,7 @@ from tests.reliability.conftest import (
     rows_by_path,
     run_ingest,
 )
+from warehouse import pending_path as pending_marker
 from warehouse import serving_path
 
 KILLED = -signal.SIGKILL
@@ -59,12 +60,22 @@ def _assert_prefix_of_clean(db: Path, clean: tuple[list[str], dict]) -> list[str
 
 
 def _assert_rerun_completes(db: Path, corpus: Path, clean: tuple[list[str], dict]) -> None:
+    served = serving_path(db)
+    before = served.read_bytes() if served.is_file() else None
     done = run_ingest(db, "load", str(corpus), "--quiet")
     assert done.returncode == 0, done.stdout + done.stderr
     assert sorted(loaded_paths(db)) == sorted(clean[0])
     assert rows_by_path(db) == clean[1]
-    snapshot = serving_path(db)
-    assert rows_by_path(snapshot) == clean[1], "the published snapshot matches the main file"
+    # A load never publishes: only `ingest publish`, after validation, changes the snapshot.
+    assert (served.read_bytes() if served.is_file() else None) == before
+    assert pending_marker(db).exists(), "the dashboard must learn the load is not published"
+
+
+def _assert_publish_completes(db: Path, clean: tuple[list[str], dict]) -> None:
+    done = run_ingest(db, "publish")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert rows_by_path(serving_path(db)) == clean[1], "the snapshot matches the main file"
+    assert not pending_marker(db).exists()
     assert not list(db.parent.glob(".*.tmp")), "no temporary snapshot left behind"
 
 
@@ -111,14 +122,20 @@ def test_kill_while_publishing_keeps_the_old_snapshot(
     db = tmp_path / "w.duckdb"
     first = run_ingest(db, "load", str(corpus / "fio" / "generated-locally"), "--quiet")
     assert first.returncode == 0, first.stdout + first.stderr
+    published = run_ingest(db, "publish")
+    assert published.returncode == 0, published.stdout + published.stderr
     before = rows_by_path(serving_path(db))
-    # WHEN the load of the rest dies after copying the new snapshot, before renaming it
-    killed = run_ingest(db, "load", str(corpus), "--quiet", PERF_INGEST_KILL="publish_copy:1")
+    assert 0 < len({path for _, path in before}) < len(clean[0])
+    rest = run_ingest(db, "load", str(corpus), "--quiet")
+    assert rest.returncode == 0, rest.stdout + rest.stderr
+    # WHEN the publish dies after copying the new snapshot, before renaming it
+    killed = run_ingest(db, "publish", PERF_INGEST_KILL="publish_copy:1")
     assert killed.returncode == KILLED
     # THEN the dashboard still reads the complete old snapshot; the main file has everything
     assert rows_by_path(serving_path(db)) == before
     assert rows_by_path(db) == clean[1]
-    _assert_rerun_completes(db, corpus, clean)
+    assert pending_marker(db).exists(), "the killed publish leaves the version unpublished"
+    _assert_publish_completes(db, clean)
 
 
 @pytest.mark.slow
@@ -140,3 +157,90 @@ def test_kill_at_a_wall_clock_time(
     if db.exists():  # killed before the file was even created: nothing to check
         _assert_prefix_of_clean(db, clean)
     _assert_rerun_completes(db, corpus, clean)
+
+
+# --- the writer lock covers the whole process tree ------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    """Live processes whose parent is `pid` (from /proc/<pid>/stat)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for its new parent to reap it."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _uses(db: Path) -> list[int]:
+    """Live processes started with PERF_DUCKDB_PATH=db (every child of an ingest writer)."""
+    needle = f"PERF_DUCKDB_PATH={db}".encode()
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if needle in environ.read_bytes().split(b"\0") and _alive(int(environ.parent.name)):
+                found.append(int(environ.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+def _wait_for(condition, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(("build",), id="ingest-build-dbt"),
+        pytest.param(
+            ("locked", "--", sys.executable, "-c", "import time; time.sleep(120)"), id="locked"
+        ),
+    ],
+)
+def test_sigkill_of_a_writer_takes_its_child_and_frees_the_lock(
+    tmp_path: Path, corpus: Path, command: tuple[str, ...]
+) -> None:
+    # GIVEN a warehouse with raw data and a writer running its child (dbt, or CMD)
+    db = tmp_path / "w.duckdb"
+    assert (
+        run_ingest(db, "load", str(corpus / "fio" / "generated-locally"), "--quiet").returncode == 0
+    )
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "ingest", *command],
+        cwd=REPO,
+        env=ingest_env(db),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert _wait_for(lambda: _children(writer.pid), 30), "the writer never started its child"
+    (child,) = _children(writer.pid)
+    time.sleep(2.0)  # dbt is parsing or building; CMD is sleeping
+    assert _alive(child) and writer.poll() is None
+    # WHEN the writer is killed with SIGKILL
+    writer.send_signal(signal.SIGKILL)
+    assert writer.wait(timeout=10) == KILLED
+    # THEN its child dies with it: no process of this warehouse survives
+    assert _wait_for(lambda: not _alive(child), 10), f"child {child} outlived its writer"
+    assert _wait_for(lambda: not _uses(db), 10), f"still running: {_uses(db)}"
+    # AND the next writer gets the lock at once and publishes a complete snapshot
+    done = run_ingest(db, "publish", PERF_WRITER_LOCK_TIMEOUT_S="5")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert rows_by_path(serving_path(db)) == rows_by_path(db)

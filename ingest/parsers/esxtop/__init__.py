@@ -11,7 +11,8 @@ counter by counter. Python only ever loops over rows and header cells, never ove
 
 One job per module: `layout` (line end, delimiter, quoting), `header` (counter names),
 `repair` (esxtop's missing commas), `rows` (checking and slicing the data lines), `values`
-(cells to floats, counter-major order), `times` (stamps and the PDH bias), `records` (rows).
+(cells to floats, counter-major order), `times` (stamps, the PDH bias, order rules), `dedupe`
+(keep the first of a repeated column or sample), `records` (rows).
 
 Tables written (the loader adds `_source_file_id`):
 
@@ -21,21 +22,25 @@ Tables written (the loader adds `_source_file_id`):
                              `semicolon` (locale copy: `;` separator, `,` decimal mark)
     line_ending              `lf`, `crlf` or `cr`
     host_count, hosts_json   distinct `\\host\` names in the header
-    sample_count             rows kept (= distinct sample_index)
-    column_count             counter columns kept (= rows in esxtop_counters)
+    sample_count             rows kept (= distinct sample_index; a dropped repeat leaves a gap)
+    column_count             counter columns kept (= rows in esxtop_counters; a dropped
+                             duplicate column leaves a gap in counter_id)
     cell_count               sample_count x column_count (= rows in esxtop_samples)
     empty_cells              cells that were empty (value NULL)
     malformed_cells          non-empty cells that are not numbers (value NULL; text kept in
                              esxtop_malformed_cells)
     repaired_cells           unquoted, space-padded cells that lacked the comma after them
                              (`PCPU Power State` block); the comma is inserted, value kept
-    dropped_rows             rows not loaded (a truncated last row); said in the notes too
+    dropped_rows             rows not loaded (a cut last row); said in the notes too
     has_dates                False when the stamps are time-only (see "Time" below)
+    times_reliable           False when the stamps step backwards or repeat (see "Order rules")
+    times_note               why the times are unreliable (steps, lines), NULL when reliable
     timestamp_resolution_s   1, or 60 for Excel re-saves whose stamps lost their seconds
     utc_offset_min           the PDH bias in minutes: UTC = local time + bias
     interval_s               sample interval from the timestamps: (last - first) / (n - 1), in
                              seconds; a mean rather than a median because esxtop's steps
-                             jitter (5 s asked, 5 and 6 s seen) and Excel stamps lose seconds
+                             jitter (5 s asked, 5 and 6 s seen) and Excel stamps lose seconds;
+                             NULL when the times are unreliable
     first_sampled_at, last_sampled_at   UTC
 
 `esxtop_counters` - one row per counter column (Arrow schema COUNTERS_SCHEMA)
@@ -64,15 +69,34 @@ Time: the PDH header's `(<zone>)(<bias>)` gives the bias in minutes (`(UTC)(0)` 
 and `sampled_at = local + bias`. Excel re-saves keep only `M/D/YYYY H:MM`: the minute is kept
 as written (several samples then share it) and the interval is derived as span / (n - 1).
 Time-only stamps (`22:42:26`, seen in a CR-only copy) carry no date: they are placed on
-1970-01-01, a date no real capture has, adding a day when the clock goes backwards (midnight),
-so ordering and intervals stay right and the missing date is obvious; `has_dates` is False and
-a note says so. Label the run (or join by host and time of day) to place such a file in time.
+1970-01-01, a date no real capture has, so the missing date is obvious; `has_dates` is False
+and a note says so. Label the run (or join by host and time of day) to place such a file in
+time. A day is added only at a step that looks like a midnight: from 23:00 or later to before
+01:00, the gap across midnight within two capture intervals (the median forward step) plus
+the stamps' resolution.
+
+Order rules (dated or not), so no sample is counted twice and no timeline is invented:
+- a step backwards that is not such a midnight adds no day: the sample keeps its place in the
+  file (sample_index) and its time as written;
+- a time equal to an earlier sample's, to the second, is that sample written twice: the first
+  is kept, the later ones are dropped and counted in the note (stamps without seconds share a
+  minute by design and are all kept);
+- either makes `times_reliable` False, `times_note` says which steps and lines, `interval_s` is
+  NULL and the load summary gets a note: the capture's time window cannot be trusted.
+
+Duplicated counter columns (same host, group, instance and counter): the first is kept, the
+later ones are dropped with a note (see `dedupe`), so a repeated `% Util Time` column is never
+counted twice. A broken row in the middle of the file rejects it; a cut last row (esxtop
+stopped mid-write, with or without a line end after it, or a last line without its line end
+whose last cell may be cut) is dropped with a note and the rest is kept.
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from ingest.parsers.esxtop.dedupe import drop_cells, duplicate_counters
 from ingest.parsers.esxtop.header import counter_table, header_cells
 from ingest.parsers.esxtop.layout import BOM, PDH, Layout, read_layout
 from ingest.parsers.esxtop.records import (
@@ -101,7 +125,7 @@ __all__ = [
 ]
 
 FORMAT = "esxtop"
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 TABLES: dict[str, type | pa.Schema] = {
     "esxtop_captures": EsxtopCapture,
@@ -141,8 +165,14 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
         counters = _settle_trailing_column(names, counters, progress, parsed.notes, path)
     times, time_facts = sample_times(progress, pdh_header, path)
     parsed.notes.extend(time_facts.notes)
-    parsed.notes.extend(_reading_notes(progress))
+    repeated, repeated_note = duplicate_counters(counters)
+    if repeated_note:
+        parsed.notes.append(repeated_note)
+        kept = pc.invert(pc.is_in(counters["counter_id"], pa.array(repeated, pa.int32())))
+        counters = counters.filter(kept)
     samples = pa.Table.from_batches(progress.batches, schema=SAMPLES_SCHEMA)
+    samples = drop_cells(samples, progress, repeated, sorted(time_facts.dropped))
+    parsed.notes.extend(_reading_notes(progress))
     capture = _capture(pdh_header, layout, counters, samples, times, time_facts, progress)
     parsed.add("esxtop_captures", [capture])
     parsed.add("esxtop_counters", counters)
@@ -172,7 +202,8 @@ def _reading_notes(progress: Progress) -> list[str]:
     notes = []
     if progress.dropped_line is not None:
         notes.append(
-            f"dropped truncated last row (line {progress.dropped_line}): the file ends inside it"
+            f"dropped truncated last row (line {progress.dropped_line}): "
+            f"{progress.dropped_reason}; the capture was cut mid-row (esxtop stopped mid-write)"
         )
     if progress.repaired_cells:
         notes.append(
@@ -214,9 +245,11 @@ def _capture(
         repaired_cells=progress.repaired_cells,
         dropped_rows=progress.dropped_rows,
         has_dates=time_facts.has_dates,
+        times_reliable=time_facts.times_reliable,
+        times_note=time_facts.times_note,
         timestamp_resolution_s=time_facts.resolution_s,
         utc_offset_min=time_facts.bias_min,
-        interval_s=interval_s(sampled),
+        interval_s=interval_s(sampled) if time_facts.times_reliable else None,
         first_sampled_at=min(sampled),
         last_sampled_at=max(sampled),
     )

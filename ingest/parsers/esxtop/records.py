@@ -24,6 +24,8 @@ class EsxtopCapture:
     repaired_cells: int
     dropped_rows: int
     has_dates: bool
+    times_reliable: bool
+    times_note: str | None
     timestamp_resolution_s: int
     utc_offset_min: int
     interval_s: float | None
@@ -83,4 +85,5 @@ class Progress:
     dropped_rows: int = 0
     trailing_values: int = 0
     dropped_line: int | None = None
+    dropped_reason: str = ""
     id_cache: dict[int, tuple[np.ndarray, pa.Array]] = field(default_factory=dict)

@@ -85,6 +85,7 @@ def _check_lines(
     last row are cut out. Only bytes.find/count run over the cells.
     """
     term, delim = layout.terminator, layout.delimiter
+    whole_end = delim if trailing_empty else b'"'
     start = 0
     while start < len(chunk):
         line_number += 1
@@ -103,14 +104,14 @@ def _check_lines(
         if found < nfields and layout.quoted:
             repaired = repair_in_place(chunk, start, line_end, delim, nfields - found)
             found += repaired
-        if found != nfields or (not terminated and unbalanced(chunk, start, line_end, layout)):
-            if not terminated and at_eof:
-                progress.dropped_rows += 1
-                progress.dropped_line = line_number
+        broken = _broken(chunk, (start, line_end), terminated, (found, nfields), whole_end, layout)
+        if broken:
+            if at_eof and not bytes(chunk[next_start:]).strip():
+                _note_cut_last_row(progress, line_number, broken)
                 del chunk[start:]
                 break
             raise ParseError(
-                path, f"line {line_number}", f"{found} fields where the header has {nfields}"
+                path, f"line {line_number}", f"{broken}; only a cut last row can be dropped"
             )
         cut = chunk.find(delim, start, line_end)
         stamp = bytes(chunk[start:cut]).strip().strip(b'"').strip()
@@ -126,3 +127,41 @@ def _check_lines(
                 progress.trailing_values += 1
         start = next_start
     return line_number
+
+
+def _broken(
+    chunk: bytearray,
+    span: tuple[int, int],
+    terminated: bool,
+    counts: tuple[int, int],
+    whole_end: bytes,
+    layout: Layout,
+) -> str | None:
+    """Why the line is not a whole row, or None when it is.
+
+    A line without its line end (the file's last) is whole only when its end shows it: a
+    closing quote, or the delimiter every line of the file ends with. `...,"73.9`, `..., 73`
+    or `...,0,` may end in a cell cut short: keeping it would store 7 (or NULL) where esxtop
+    wrote 73.9 (or 0).
+    """
+    start, end = span
+    found, nfields = counts
+    if found != nfields:
+        return f"{found} fields where the header has {nfields}"
+    if terminated:
+        return None
+    if unbalanced(chunk, start, end, layout):
+        return "the file ends inside a quoted cell"
+    last = end - 1
+    if layout.line_ending == "crlf" and chunk[last : last + 1] == b"\r":
+        last -= 1  # cut between the CR and the LF: the row itself is whole
+    if last < start or chunk[last : last + 1] != whole_end:
+        return "the file ends without a line end, after a cell that may be cut"
+    return None
+
+
+def _note_cut_last_row(progress: Progress, line_number: int, why: str) -> None:
+    """esxtop killed mid-write (HCIBench or a script stopping it) leaves a cut last row."""
+    progress.dropped_rows += 1
+    progress.dropped_line = line_number
+    progress.dropped_reason = why

@@ -6,7 +6,9 @@ Forms read (see docs/FORMATS.md section 1):
   KiB before fio-2.21, integer IOPS, duplicate `"0.00"` percentile keys) and
   fio 3.x (`*_ns` in ns); json+ (latency histogram `bins` kept);
 - several JSON documents in one file: `--status-interval` dumps (cumulative;
-  the final one has `eta == 0`, a file without it is an unfinished run) and
+  the final one has `eta == 0`, a file without it is an unfinished run, unless
+  its last document says eta INT_MAX and every job ran its runtime or size: a
+  run shorter than about 1 s, whose final report fio 3.33 writes so) and
   `--output-format=normal,json`; text before the JSON (warnings, errors,
   `fio: terminating on signal 2`, client banners and ETA lines) is kept;
 - client/server output: `client_stats` entries keep their host; the
@@ -15,7 +17,25 @@ Forms read (see docs/FORMATS.md section 1):
   client-mode ETA text glued in front of the first record;
 - the normal human-readable report, as a last resort: the unit changes per
   line (nsec/usec/msec, KiB/MiB/GiB, `k`/`M` suffixes); with
-  `--status-interval` each job block repeats and the last one is the result.
+  `--status-interval` each job block repeats and the last one is the result;
+  fio 2.x (`read : io=..., bw=..., iops=..., runt=...`, `issued : total=r=/w=/d=`)
+  and 3.x layouts; unified reporting (`mixed:` lines, `MIXED:` group lines);
+  `bs=` in every printed form (2.x `4K-4K/4K-4K/4K-4K`, 3.x `(R) 4096B-4096B,
+  (W) ...`), the block size of the directions the job's `rw` issues. A job
+  block without its group's `Run status group G` line after it was cut: the
+  job is `unfinished`, never a result;
+- terse lines next to the report (`--output-format=normal,terse`, a console
+  transcript): numbers from the terse record, job options from the report's
+  definition lines. Terse alone: block size derived from bytes per I/O when
+  exactly one power of two fits (`is_block_size_derived`).
+
+Impossible values are never a result (`soundness`): a latency longer than the
+job ran (fio 2.1 overflow), negative, NaN/Infinity or past 2^63 is NULL with
+`unsound_reason` on the direction row; an unsound IOPS/bandwidth/count rejects
+the file with the job and direction. A file that loads without a result (every
+job unfinished or in error, no direction rows) says why in
+`Parsed.no_result_reason`. With `unified_rw_reporting=both` the `mixed` rows
+(read + write again) are dropped so no I/O is counted twice.
 
 Tables (one row per ...), all keyed by `run_index` (fio invocations in the
 file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
@@ -30,13 +50,15 @@ file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
                     started_at, ended_at, usr_cpu_pct,
                     sys_cpu_pct (percent of one CPU), ctx, majf, minf, rw,
                     read_pct, random_pct, block_size_bytes, iodepth, numjobs,
-                    ioengine, options_json, workload_key, percentile_kind
+                    ioengine, options_json, workload_key, percentile_kind,
+                    is_block_size_derived
 - `fio_job_directions`  job x direction (read/write/trim/mixed/sync):
                     total_ios (is_total_ios_derived when fio 2.1 lacked it),
                     short_ios, drop_ios, io_bytes, bw_bytes_per_s, iops,
                     runtime_ms, {slat,clat,lat}_{min,max,mean,stddev}_ns and
                     _samples, bw_{min,max,mean,stddev}_kib_per_s, bw_agg_pct,
-                    bw_samples, iops_{min,max,mean,stddev}, iops_samples
+                    bw_samples, iops_{min,max,mean,stddev}, iops_samples,
+                    unsound_reason
 - `fio_latency_percentiles`  job x direction x kind (slat/clat/lat) x percentile:
                     latency_ns
 - `fio_latency_bins`  job x direction x kind x bucket (json+): bin_ns, io_count
@@ -46,7 +68,8 @@ file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
 
 Modules: `json_output` (JSON streams) with `json_documents`, `json_directions` and
 `intervals`; `terse`; `normal`; `workload` (what the job options asked for); `records` (row
-types); `text` (fio's free text). This module is the parser contract the registry reads.
+types); `text` (fio's free text); `soundness` (impossible values, whether a
+file holds a result). This module is the parser contract the registry reads.
 """
 
 from __future__ import annotations
@@ -57,6 +80,12 @@ from ingest.parsers._common import bad_value_line, parse_size_bytes
 from ingest.parsers.fio.json_output import parse_json_stream
 from ingest.parsers.fio.normal import parse_normal
 from ingest.parsers.fio.records import TABLES
+from ingest.parsers.fio.soundness import (
+    check_soundness,
+    drop_repeated_mixed,
+    reject_unsound_values,
+    result_gap,
+)
 from ingest.parsers.fio.terse import TERSE_LINE, TERSE_V2, parse_terse
 from ingest.parsers.fio.text import first_text_line, no_result_reason
 from ingest.parsers.fio.workload import workload_of
@@ -105,6 +134,16 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
     if not text.strip():
         raise ParseError(source.path, "byte 0", "empty file: fio wrote no output")
+    parsed = _parse_form(data, text, source)
+    drop_repeated_mixed(parsed)
+    check_soundness(parsed, source)
+    reject_unsound_values(parsed, source)
+    parsed.no_result_reason = result_gap(parsed)
+    return parsed
+
+
+def _parse_form(data: bytes, text: str, source: SourceFile) -> Parsed:
+    """The file read as the form it holds: JSON first (exact), then terse, then the report."""
     try:
         if _JSON_MARK.search(data):
             return parse_json_stream(text, source)

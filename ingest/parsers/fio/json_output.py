@@ -8,8 +8,14 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ingest.parsers._common import parse_size_bytes
 from ingest.parsers.fio.intervals import interval_rows, wall_runtime_ms
-from ingest.parsers.fio.json_directions import directions_of, disk_util_rows
+from ingest.parsers.fio.json_directions import (
+    DIRECTIONS,
+    direction_row,
+    directions_of,
+    disk_util_rows,
+)
 from ingest.parsers.fio.json_documents import Document, options_blocks, split_documents
 from ingest.parsers.fio.records import FioJob, FioJobDirection, FioRun, cpu_columns
 from ingest.parsers.fio.text import (
@@ -19,7 +25,13 @@ from ingest.parsers.fio.text import (
     no_result_reason,
     version_tuple,
 )
-from ingest.parsers.fio.workload import Workload, group_keys, measured_read_pct, workload_of
+from ingest.parsers.fio.workload import (
+    Workload,
+    group_keys,
+    int_option,
+    measured_read_pct,
+    workload_of,
+)
 from ingest.records import Parsed, ParseError, SourceFile
 
 _KEYED_AS_DEFAULTS = {"rw": "read"}
@@ -61,7 +73,7 @@ def _stream(text: str, documents: list[Document]) -> _Stream:
     global_options = next((o for name, o in blocks if name == "global options"), None)
     if global_options is None and isinstance(result.value.get("global options"), dict):
         global_options = result.value["global options"]
-    return _Stream(
+    stream = _Stream(
         text=text,
         documents=documents,
         final_index=final_index,
@@ -69,6 +81,23 @@ def _stream(text: str, documents: list[Document]) -> _Stream:
         leading=text[: documents[0].start].strip() or None,
         global_options=global_options,
         job_options=[o for name, o in blocks if name == "job options"],
+    )
+    if final_index is None and _is_short_run_final(stream):
+        stream.final_index = len(documents) - 1
+    return stream
+
+
+def _is_short_run_final(stream: _Stream) -> bool:
+    """The last document says eta == INT_MAX and every job in it met its own completion
+    criteria: the final report of a run shorter than about 1 s (Debian's fio 3.33 writes no
+    eta == 0 there). A status dump is never final: a later document follows it, or its jobs
+    have not yet run their runtime / size."""
+    if not stream.result.is_eta_unknown:
+        return False
+    version = version_tuple(stream.version)
+    return all(
+        met_own_completion(entry, flat, version)
+        for entry, (flat, _) in zip(stream.result.entries, _entry_options(stream), strict=True)
     )
 
 
@@ -80,6 +109,11 @@ def parse_json_stream(text: str, source: SourceFile) -> Parsed:
     parsed = Parsed()
     if truncated:
         parsed.notes.append(truncated)
+    if stream.finished and not stream.result.is_final:
+        parsed.notes.append(
+            "the last JSON document says eta unknown (INT_MAX) but every job ran its runtime "
+            "or size: taken as fio's final report (a run shorter than about 1 s)"
+        )
     if not stream.finished:
         parsed.notes.append(
             f"no final report among {len(documents)} JSON document(s): the run did not finish; "
@@ -214,3 +248,57 @@ def _job_row(
         workload_key=workload_key,
         percentile_kind=percentile_kind,
     )
+
+
+_TIME = re.compile(r"(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]*)")
+_TIME_UNIT_MS = {
+    "": 1000.0, "s": 1000.0, "sec": 1000.0, "us": 0.001, "usec": 0.001, "ms": 1.0,
+    "msec": 1.0, "m": 60_000.0, "min": 60_000.0, "h": 3_600_000.0, "hour": 3_600_000.0,
+    "d": 86_400_000.0, "day": 86_400_000.0,
+}  # fmt: skip
+
+
+def time_option_ms(value: object) -> float | None:
+    """A fio time option (`runtime=3`, `300ms`, `1m`) in ms: a bare number is seconds."""
+    match = _TIME.fullmatch(str(value).strip().lower()) if value is not None else None
+    if match is None or match["unit"] not in _TIME_UNIT_MS:
+        return None
+    return float(match["number"]) * _TIME_UNIT_MS[match["unit"]]
+
+
+def met_own_completion(entry: dict[str, Any], options: dict[str, Any], version: tuple) -> bool:
+    """Whether a job entry shows the job reached what its options ask it to do.
+
+    A single document with eta == INT_MAX is either a final report (a short run) or the first
+    status dump of a run killed after it; only the job's own criteria tell them apart. It has
+    run its `runtime` (fio stops there, `time_based` or not: the wall-clock runtime, since
+    `job_runtime` is summed over a group_reporting group), or, not `time_based`, it did the
+    I/O its `io_size` (else `size`) asks for. fio leaves `--time_based` out of the options it
+    prints, so a job looping over its size is told by its bytes: more than size x loops."""
+    runtime_ms = time_option_ms(options.get("runtime"))
+    if runtime_ms and (wall_runtime_ms(entry) or 0) >= runtime_ms:
+        return True
+    if _flag_set(options, "time_based"):
+        return False
+    workload = workload_of(options)
+    kb_base = int_option(options.get("kb_base")) or 1024
+    size = options.get("io_size") or options.get("io_limit") or options.get("size")
+    target = parse_size_bytes(size, kb_base)
+    if not target or not workload.block_size_bytes:
+        return False
+    group = (workload.numjobs or 1) if _flag_set(options, "group_reporting") else 1
+    expected = target * (int_option(options.get("loops")) or 1) * group
+    # read + write + trim; `mixed` alone with unified_rw_reporting
+    names = [n for n in DIRECTIONS if n != "mixed" and isinstance(entry.get(n), dict)]
+    done = sum(
+        direction_row(0, 0, name, entry[name], version).io_bytes
+        for name in names or [n for n in ("mixed",) if isinstance(entry.get(n), dict)]
+    )
+    # fio stops at the last whole block within the size
+    return expected - workload.block_size_bytes < done <= expected
+
+
+def _flag_set(options: dict[str, Any], name: str) -> bool:
+    """A boolean fio option: `time_based` written bare (an empty value) or `=1` is set."""
+    value = options.get(name)
+    return value is not None and str(value).strip() != "0"

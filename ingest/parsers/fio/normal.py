@@ -8,6 +8,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ingest.parsers._common import parse_size_bytes
 from ingest.parsers.fio.records import (
     NO_BANDWIDTH,
     NO_HOST_OR_TIMES,
@@ -22,7 +23,7 @@ from ingest.parsers.fio.records import (
 )
 from ingest.parsers.fio.text import first_text_line, job_state, no_result_reason
 from ingest.parsers.fio.workload import Workload, group_keys, int_option, workload_of
-from ingest.records import Parsed, ParseError, SourceFile
+from ingest.records import Parsed, ParseError, RunState, SourceFile
 
 _JOB_HEADER = re.compile(
     r"^(?P<name>\S.*?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): err=\s*(?P<err>-?\d+)"
@@ -30,12 +31,12 @@ _JOB_HEADER = re.compile(
 _JOB_DEFINITION = re.compile(r"^(?P<name>\S.*?): \(g=(?P<g>\d+)\): (?P<opts>rw=.*)$")
 _VERSION_LINE = re.compile(r"^fio-(\d+\.\d+\S*)\s*$")
 _DIR_LINE = re.compile(
-    r"^\s+(?P<dir>read|write|trim|mixed)\s*:\s*IOPS=(?P<iops>[\d.]+[kKMG]?), "
+    r"^\s+(?P<dir>(?i:read|write|trim|mixed))\s*:\s*IOPS=(?P<iops>[\d.]+[kKMG]?), "
     r"BW=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?i?B)/s"
     r".*?\((?P<io>[\d.]+)(?P<iou>[KMGTP]?i?B)/(?P<rt>\d+)msec\)"
 )
 _OLD_DIR_LINE = re.compile(
-    r"^\s+(?P<dir>read|write|trim)\s*:\s*io=(?P<io>[\d.]+)(?P<iou>[KMGT]?B), "
+    r"^\s+(?P<dir>(?i:read|write|trim|mixed))\s*:\s*io=(?P<io>[\d.]+)(?P<iou>[KMGT]?B), "
     r"bw=(?P<bw>[\d.]+)(?P<bwu>[KMGT]?B)/s,"
     r"\s*iops=(?P<iops>[\d.]+[kKM]?)\s*, runt=\s*(?P<rt>\d+)msec"
 )
@@ -46,7 +47,7 @@ _LAT_LINE = re.compile(
 _PCT_HEADER = re.compile(r"^\s+(?P<kind>clat|lat|slat) percentiles \((?P<unit>nsec|usec|msec)\):")
 _PCT_VALUE = re.compile(r"(?P<p>[\d.]+)th=\[\s*(?P<v>\d+)\]")
 _BW_LINE = re.compile(
-    r"^\s+bw \(\s*(?P<unit>[KMG]i?B)/s\):\s*min=\s*(?P<min>[\d.]+),\s*max=\s*(?P<max>[\d.]+),\s*"
+    r"^\s+bw \(\s*(?P<unit>[KMG]i?B)\s*/s\):\s*min=\s*(?P<min>[\d.]+),\s*max=\s*(?P<max>[\d.]+),\s*"
     r"per=(?P<per>[\d.]+)%,\s*avg=\s*(?P<avg>[\d.]+),\s*stdev=\s*(?P<sd>[\d.]+)(?:,\s*samples=\s*(?P<n>\d+))?"
 )
 _IOPS_LINE = re.compile(
@@ -60,6 +61,14 @@ _ISSUED = re.compile(
     r"^\s+issued rwts?:\s*total=(?P<total>[\d,]+)\s+short=(?P<short>[\d,]+)\s+"
     r"drop(?:ped)?=(?P<drop>[\d,]+)"
 )
+# fio 2.1/2.2: `issued    : total=r=262144/w=0/d=0, short=r=0/w=0/d=0, drop=r=0/w=0/d=0`;
+# fio 2.0: `issued r/w/d: total=262144/0/0, short=0/0/0`.
+_OLD_ISSUED = re.compile(
+    r"^\s+issued(?: r/w(?:/d)?)?\s*:\s*total=(?P<total>[rwd=\d/]+),\s*short=(?P<short>[rwd=\d/]+)"
+    r"(?:,\s*drop=(?P<drop>[rwd=\d/]+))?"
+)
+# Where fio ends the job blocks of a group: a block not followed by its group's line was cut.
+_RUN_STATUS = re.compile(r"^Run status group (?P<g>\d+) \(all jobs\):")
 _DISK_LINE = re.compile(
     r"^\s+(?P<name>[^\s:]+): ios=(?P<rios>\d+)/(?P<wios>\d+), merge=(?P<rm>\d+)/(?P<wm>\d+), "
     r"ticks=(?P<rt>\d+)/(?P<wt>\d+), in_queue=(?P<q>\d+), util=(?P<util>[\d.]+)%"
@@ -82,9 +91,12 @@ _BYTES = {
     "TB": 1000**4,
 }
 _OLD_BYTES = {"B": 1, "KB": 1024, "MB": 1024**2, "GB": 1024**3, "TB": 1024**4}
-# A block size on a job definition line: `(R) 4096B-4096B`, `(R) 512KiB-...`, fio 2: `4K-4K`.
-_PRINTED_SIZE = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<prefix>[KMGTP]?)(?:i?B)?")
-_PRINTED_POWER = {"": 0, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5}
+# One direction's block-size range on a job definition line: fio 3.x `(R) 4096B-4096B`,
+# `(W) 512KiB-512KiB`; fio 2.x `4K-4K` in read/write/trim order (`bs=4K-4K/4K-4K/4K-4K`,
+# fio 2.0 without trim).
+_BS_RANGE = re.compile(
+    r"(?:\((?P<dir>[RWT])\) )?(?P<lo>\d+(?:\.\d+)?[KMGTP]?i?B?)-(?P<hi>\d+(?:\.\d+)?[KMGTP]?i?B?)"
+)
 
 
 def _suffixed(value: str) -> float:
@@ -94,29 +106,70 @@ def _suffixed(value: str) -> float:
 
 
 def _printed_size_bytes(text: str) -> int | None:
-    match = _PRINTED_SIZE.match(text)
-    if not match:
-        return None
-    return int(float(match["number"]) * 1024 ** _PRINTED_POWER[match["prefix"]])
+    """A size as fio prints it: always powers of 1024 (`4K`, `512KiB`, `1M`, `4096B`). fio's
+    option grammar would read `KiB` as 1000 (see `parse_size_bytes`), so the `i` goes first."""
+    return parse_size_bytes(text.replace("i", ""), kb_base=1024)
+
+
+def block_sizes(printed: str) -> dict[str, tuple[str, str]]:
+    """(min, max) block size as printed, per direction letter R/W/T, from a `bs=` value."""
+    return {
+        match["dir"] or "RWT"[min(order, 2)]: (match["lo"], match["hi"])
+        for order, match in enumerate(_BS_RANGE.finditer(printed))
+    }
+
+
+def _directions_of(rw: str | None) -> str:
+    """The direction letters a job's `rw` issues: a mixed job reads and writes."""
+    mode = (rw or "read").split(":")[0]
+    if "trim" in mode:
+        return "TW" if mode == "trimwrite" else "T"
+    if mode in ("read", "randread"):
+        return "R"
+    if mode in ("write", "randwrite"):
+        return "W"
+    return "RW"
+
+
+def _single_block_size(options: dict[str, str]) -> str | None:
+    """The one block size the job's directions use, as printed (`512KiB`, `4K`); None when
+    it used several (bsrange, a different size per direction) or the value is not a range."""
+    ranges = block_sizes(options["bs"])
+    printed = [t for letter in _directions_of(options.get("rw")) for t in ranges.get(letter, ())]
+    sizes = {_printed_size_bytes(t) for t in printed}
+    return printed[0] if len(sizes) == 1 and None not in sizes else None
 
 
 def _definition_options(opts: str) -> dict[str, str]:
-    """`rw=randrw, bs=(R) 4096B-4096B, (W) ..., ioengine=psync, iodepth=1`."""
+    """`rw=randrw, bs=(R) 4096B-4096B, (W) ..., ioengine=psync, iodepth=1` (3.x) or
+    `rw=randread, bs=4K-4K/4K-4K/4K-4K, ioengine=libaio, iodepth=32` (2.x); `bs` becomes the
+    one size the job used (`4096B`, `4K`), or stays as printed when it used several."""
     options: dict[str, str] = {}
     for match in re.finditer(r"(\w+)=((?:\([RWT]\) [^,]+(?:, )?)+|[^,]+)", opts):
-        key, value = match[1], match[2].strip().rstrip(",")
-        if key == "bs":
-            first = re.search(r"\(R\) (\d+[KMG]?i?B?)", value)
-            value = first[1] if first else value
-        options[key] = value
+        options[match[1]] = match[2].strip().rstrip(",")
+    if "bs" in options:
+        options["bs"] = _single_block_size(options) or options["bs"]
     return options
 
 
-def _workload_options(definition: dict[str, str]) -> dict[str, str]:
-    """The definition with its printed block size in bytes: fio's option grammar would read
-    the printed `512KiB` as 512000 (see `parse_size_bytes`), fio meant 524288."""
-    printed = _printed_size_bytes(definition["bs"]) if "bs" in definition else None
-    return definition | {"bs": str(printed)} if printed is not None else definition
+def job_definitions(text: str) -> dict[tuple[str, int], dict[str, str]]:
+    """The options of every job definition line (`name: (g=0): rw=...`), by (name, group):
+    what a terse file that also holds the report (`--output-format=normal,terse`, a console
+    transcript) knows about its jobs."""
+    return {
+        (m["name"], int(m["g"])): _definition_options(m["opts"])
+        for line in text.split("\n")
+        if (m := _JOB_DEFINITION.match(line))
+    }
+
+
+def workload_options(definition: dict[str, str]) -> dict[str, str]:
+    """The definition with its block size in bytes, the way `workload_of` reads options; a
+    job without one block size gets none (unknown, not fio's default)."""
+    if "bs" not in definition:
+        return definition
+    size = _printed_size_bytes(definition["bs"]) if "-" not in definition["bs"] else None
+    return definition | {"bs": str(size) if size is not None else "several"}
 
 
 @dataclass(slots=True)
@@ -129,6 +182,8 @@ class _NormalJob:
     dirs: dict[str, dict[str, Any]] = field(default_factory=dict)
     cpu: tuple | None = None
     issued: tuple | None = None
+    # fio printed its group's `Run status group` line after this block: the block is whole.
+    complete: bool = False
 
 
 @dataclass(slots=True)
@@ -158,6 +213,10 @@ class _Reader:
             self.run_index = max(self.run_index, 0)
             self.versions[self.run_index] = "fio-" + m[1]
             self.saw_definition_since_version = False
+        elif m := _RUN_STATUS.match(line):
+            for job in self.jobs.values():
+                if job.run_index == self.run_index and job.groupid == int(m["g"]):
+                    job.complete = True
         elif m := _JOB_HEADER.match(line):
             self.run_index = max(self.run_index, 0)
             key = (self.run_index, m["name"], int(m["g"]))
@@ -177,7 +236,7 @@ class _Reader:
         """The lines of one direction's block: totals, latencies, percentiles, bw, iops."""
         direction = self.direction
         if m := _DIR_LINE.match(line):
-            self.direction = self.current.dirs.setdefault(m["dir"], {})
+            self.direction = self.current.dirs.setdefault(m["dir"].lower(), {})
             self.direction.update(
                 iops=_suffixed(m["iops"]),
                 bw_bytes=float(m["bw"]) * _BYTES[m["bwu"]],
@@ -186,7 +245,7 @@ class _Reader:
             )
             self.pct_kind = None
         elif m := _OLD_DIR_LINE.match(line):
-            self.direction = self.current.dirs.setdefault(m["dir"], {})
+            self.direction = self.current.dirs.setdefault(m["dir"].lower(), {})
             self.direction.update(
                 iops=_suffixed(m["iops"]),
                 bw_bytes=float(m["bw"]) * _OLD_BYTES[m["bwu"]],
@@ -207,7 +266,8 @@ class _Reader:
                     (kind, float(p["p"]), float(p["v"]) * scale)
                 )
         elif (m := _BW_LINE.match(line)) and direction is not None:
-            to_kib = _BYTES[m["unit"]] / 1024
+            # fio 2.x prints `bw (KB  /s)` for KiB/s; 3.x `bw (  KiB/s)`.
+            to_kib = (_BYTES if "i" in m["unit"] else _OLD_BYTES)[m["unit"]] / 1024
             stats = (float(m[k]) * to_kib for k in ("min", "max", "avg", "sd"))
             direction["bw_stats"] = (*stats, float(m["per"]), int(m["n"]) if m["n"] else None)
             self.pct_kind = None
@@ -233,6 +293,11 @@ class _Reader:
             self.current.issued = tuple(
                 [int(v) if v else 0 for v in m[g].split(",")] for g in ("total", "short", "drop")
             )
+        elif m := _OLD_ISSUED.match(line):
+            self.current.issued = tuple(
+                [int(v) for v in re.sub(r"[rwd]=", "", m[g] or "").split("/") if v]
+                for g in ("total", "short", "drop")
+            )
         elif m := _DISK_LINE.match(line):
             counts = (int(m[k]) for k in ("rios", "wios", "rm", "wm", "rt", "wt", "q"))
             self.disks.append(
@@ -254,7 +319,7 @@ def parse_normal(text: str, source: SourceFile) -> Parsed:
 
 def _rows(reader: _Reader, text: str) -> Parsed:
     jobs = list(reader.jobs.values())
-    workloads = [workload_of(_workload_options(j.definition)) for j in jobs]
+    workloads = [workload_of(workload_options(j.definition)) for j in jobs]
     keys = group_keys((j.run_index, j.groupid, w) for j, w in zip(jobs, workloads, strict=True))
     parsed = Parsed()
     run_count = max(reader.run_index + 1, 1)
@@ -336,6 +401,15 @@ def _job_row(
 ) -> FioJob:
     kinds = {kind for d in job.dirs.values() for kind, _, _ in d.get("pcts", [])}
     state, reason = job_state(job.error, surrounding_text=text)
+    if state == RunState.ok and not job.complete:
+        # Any byte of a cut block still parses; only fio's group line says the block is whole.
+        state, reason = (
+            RunState.unfinished,
+            (
+                "the report ends inside this job's block (no `Run status group "
+                f"{job.groupid}` line after it): the output was cut before fio finished"
+            ),
+        )
     # What the definition line says, None when it does not (not fio's default 1).
     numjobs = int_option(job.definition.get("numjobs"))
     return FioJob(

@@ -57,6 +57,9 @@ class FioJob:
     options_json: dict | None
     workload_key: str
     percentile_kind: str | None
+    # True when the block size was not in the file and was derived from bytes per I/O
+    # (terse output lists no job options).
+    is_block_size_derived: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +101,9 @@ class FioJobDirection:
     iops_mean: float | None
     iops_stddev: float | None
     iops_samples: int | None
+    # Why measures of this row were set to NULL (an overflowed latency, a latency longer than
+    # the job ran, NaN/Infinity, a negative value); None when every measure is sound.
+    unsound_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,8 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ingest.parsers._common import unterminated_last_line
+from ingest.parsers.fio.normal import job_definitions, workload_options
 from ingest.parsers.fio.records import (
     NO_HOST_OR_TIMES,
     FioDiskUtil,
@@ -19,7 +21,7 @@ from ingest.parsers.fio.records import (
     spread_columns,
 )
 from ingest.parsers.fio.text import first_text_line, job_state
-from ingest.parsers.fio.workload import Workload, group_keys
+from ingest.parsers.fio.workload import Workload, group_keys, int_option, workload_of
 from ingest.records import Parsed, ParseError, SourceFile
 
 TERSE_LINE = re.compile(r"[3-5];fio-\d[^;\n]*;")
@@ -131,9 +133,15 @@ def _read_record(number: int, version: int, fields: list[str], disks: list[FioDi
     )
 
 
-def _read_records(text: str, source: SourceFile) -> tuple[list[_Record], list[FioDiskUtil]]:
+def _read_records(
+    text: str, source: SourceFile
+) -> tuple[list[_Record], list[FioDiskUtil], list[str]]:
+    """The records, disk rows and notes; a last record without its line end was cut (fio ends
+    every record), so any of its fields may be a prefix of fio's value: it is dropped."""
     records: list[_Record] = []
     disks: list[FioDiskUtil] = []
+    notes: list[str] = []
+    cut = unterminated_last_line(text)
     for number, line in enumerate(text.split("\n"), 1):
         if line.startswith(";") and line.count(";") >= 9:  # client-mode disk util line
             disks.extend(disk_rows(line.split(";")[1:], None))
@@ -142,6 +150,9 @@ def _read_records(text: str, source: SourceFile) -> tuple[list[_Record], list[Fi
         if split is None:
             continue
         version, fields = split
+        if number == cut:
+            notes.append(f"line {number}: the last terse record is cut (no line end): dropped")
+            continue
         try:
             records.append(_read_record(number, version, fields, disks))
         except (IndexError, ValueError) as exc:
@@ -149,16 +160,21 @@ def _read_records(text: str, source: SourceFile) -> tuple[list[_Record], list[Fi
                 source.path, f"line {number}", f"terse v{version} record is malformed ({exc})"
             ) from None
     if not records:
-        raise ParseError(source.path, first_text_line(text), "no terse records found")
-    return records, disks
+        why = notes[0] if notes else "no terse records found"
+        raise ParseError(source.path, first_text_line(text), why)
+    return records, disks, notes
 
 
 def parse_terse(text: str, source: SourceFile) -> Parsed:
-    records, disks = _read_records(text, source)
+    records, disks, cut_notes = _read_records(text, source)
     client_mode = "All clients" in [r.jobname for r in records]
+    definitions = job_definitions(text)
     parsed = Parsed()
-    jobs = [_job_row(index, r, client_mode) for index, r in enumerate(records)]
-    keys = group_keys((0, job.groupid, Workload(read_pct=job.read_pct)) for job in jobs)
+    jobs = [
+        _job_row(index, r, client_mode, definitions.get((r.jobname, r.groupid)))
+        for index, r in enumerate(records)
+    ]
+    keys = group_keys((0, job.groupid, _keyed_workload(job)) for job in jobs)
     versions = sorted({r.fio_version or "" for r in records})
     parsed.add(
         "fio_runs",
@@ -187,21 +203,52 @@ def parse_terse(text: str, source: SourceFile) -> Parsed:
         [row for i, r in enumerate(records) for row in _percentile_rows(i, r)],
     )
     parsed.add("fio_disk_util", disks)
-    parsed.notes.append(
-        "terse output: IOPS are integers, total I/O counts are derived from IOPS x runtime, "
-        "and job options (block size, queue depth) are not in the file"
-    )
+    parsed.notes.extend([*cut_notes, *_notes(jobs)])
     return parsed
 
 
-def _job_row(index: int, record: _Record, client_mode: bool) -> FioJob:
-    """A job row; its workload_key is filled in once every job's group is known."""
+def _keyed_workload(job: FioJob) -> Workload:
+    """What keys a terse job's group: its options when the report lists them, else only the
+    measured read share (as terse files have always been keyed, so result ids stay)."""
+    if job.options_json:
+        return Workload(**{k: getattr(job, k) for k in Workload.__slots__})
+    return Workload(read_pct=job.read_pct)
+
+
+def _notes(jobs: list[FioJob]) -> list[str]:
+    notes = ["terse output: IOPS are integers, total I/O counts are derived from IOPS x runtime"]
+    if without := [j.jobname for j in jobs if not j.options_json]:
+        notes.append(
+            f"job options (queue depth, pattern) are not in the file for {len(without)} of "
+            f"{len(jobs)} job(s)"
+        )
+    if derived := [j for j in jobs if j.is_block_size_derived]:
+        sizes = sorted({j.block_size_bytes for j in derived})
+        notes.append(
+            f"block size derived from bytes per I/O for {len(derived)} job(s): {sizes} bytes"
+        )
+    return notes
+
+
+def _job_row(
+    index: int, record: _Record, client_mode: bool, options: dict[str, str] | None
+) -> FioJob:
+    """A job row; its workload_key is filled in once every job's group is known. Options come
+    from the report's definition line when the file has one."""
     runtime_ms = max(d.runtime for d in record.directions.values())
     read_kib = record.directions.get("read", record.directions.get("mixed")).io_kib
     write = record.directions.get("write")
     write_kib = write.io_kib if write else 0
     read_pct = round(100 * read_kib / (read_kib + write_kib)) if read_kib + write_kib else None
     state, reason = job_state(record.error)
+    if options:
+        workload = replace(
+            workload_of(workload_options(options)), numjobs=int_option(options.get("numjobs"))
+        )
+        block_size = None
+    else:
+        block_size = derived_block_size(list(record.directions.values()))
+        workload = Workload(read_pct=read_pct, block_size_bytes=block_size)
     return FioJob(
         run_index=0,
         job_index=index,
@@ -214,12 +261,32 @@ def _job_row(index: int, record: _Record, client_mode: bool) -> FioJob:
         job_runtime_ms=runtime_ms,
         **NO_HOST_OR_TIMES,
         **cpu_columns(record.cpu),
-        # Terse output lists no job options: only the measured read share is known.
-        **asdict(Workload(read_pct=read_pct)),
-        options_json=None,
+        **asdict(workload),
+        options_json=options or None,
         workload_key="",
         percentile_kind="clat",
+        is_block_size_derived=block_size is not None,
     )
+
+
+def derived_block_size(directions: list[_Direction]) -> int | None:
+    """The block size from bytes per I/O, when exactly one power of two fits.
+
+    Terse gives KiB moved (truncated), runtime in ms and IOPS as fio's integer division
+    `1000 * ios / runtime`, so the I/O count lies in [iops, iops + 1) x runtime / 1000 and
+    bytes per I/O in a small interval; a single power of two (512 B and up) in it is the block
+    size. Mixed sizes (bssplit) or too few I/Os to tell give None."""
+    ran = [d for d in directions if d.runtime > 0 and d.io_kib > 0]
+    if not ran:
+        return None
+    bytes_low = sum(d.io_kib * 1024 for d in ran)
+    bytes_high = bytes_low + 1024 * len(ran)
+    ios_low = sum(d.iops * d.runtime / 1000 for d in ran)
+    ios_high = sum((d.iops + 1) * d.runtime / 1000 for d in ran)
+    if ios_low <= 0:
+        return None
+    fits = [2**n for n in range(9, 31) if bytes_low / ios_high <= 2**n <= bytes_high / ios_low]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _us_to_ns(values: list[float]) -> tuple[Any, ...]:

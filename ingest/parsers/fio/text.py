@@ -25,6 +25,11 @@ def no_result_reason(text: str) -> str:
     if errors:
         shown = "; ".join(errors[:3])
         return f"no fio results, only fio error text: {shown[:300]}"
+    if started := re.search(r"^Starting (\d+) (?:process|thread)", text, re.MULTILINE):
+        return (
+            f"fio started {started[1]} job(s) but the file ends before any job's report: the "
+            "run did not finish or the output was cut"
+        )
     return "no fio results found (no JSON document, terse record or job report)"
 
 

@@ -27,10 +27,17 @@ Tables
                             `<=2.5` (2-decimal fio latencies, `CPU USAGE` lines, bash layout) |
                             None when the file does not tell
     datastore_count, block_count
-    all_vms_finished_early  `All the VMs finished testing early, no results summarized`
+    all_vms_finished_early  `All the VMs finished testing early, no results summarized` (the file
+                            loads with `Parsed.no_result_reason` saying so)
     resource_section        `cpu_usage_lines` | `resource_utilization_table` | None
     perf_stats_graph_url    2.8 `vSAN Performance Stats Graph:` link, as printed
     has_performance_diag    a performance_diag_result.html pointer was printed
+    is_partial, cut_line    the file ends inside line `cut_line` (no line terminator, or a value
+                            that stops mid-number: `CPU USAGE = 4` of `47.82%`, `199.00 MB`, a
+                            table row without its closing `|`): nothing of that line is stored
+                            (its values stay None, with a note) and what followed it is missing.
+                            A block cut before its IOPS is dropped (rejected when it is the only
+                            one); a block cut later keeps what came before, `is_partial` set
 
 `hcibench_summary_blocks` (one row per datastore x fio job / Vdbench run definition):
     case_name, block_index, datastore_name
@@ -39,7 +46,9 @@ Tables
     vm_count                `VMs` (the VMs summarized)
     vms_finished_early      fio `There are N VMs finished testing early`; Vdbench Y - X of
                             `X out of Y VMs finished test successfully`; else 0
-    is_partial              vms_finished_early > 0 (the numbers cover only part of the VMs)
+    is_partial              vms_finished_early > 0 (the numbers cover only part of the VMs),
+                            or the block lacks values its layout prints (the file was cut in
+                            or after it; missing values are None)
     iops                    `IOPS` (sum over VMs, read + write)
     throughput_mib_per_s    `THROUGHPUT` "MB/s" (really MiB/s; integer-truncated by fio layouts)
     latency_ms_vm_avg       Vdbench `LATENCY`
@@ -81,8 +90,10 @@ Tables
 
 `hcibench_settings` (one row per leaf setting of hcibench.cfg):
     case_name, setting_key (dotted path), value_json, is_redacted
-    Values of keys containing `pass`, `user`, `secret`, `token`, `key` or `credential` are never
-    stored (value_json None, is_redacted True).
+    The value of a secret key (`ingest.redaction`: pass/pwd/pw/user/secret/token/key/auth/sso/
+    login/cookie/...) is never stored (value_json None, is_redacted True); another value keeps
+    its non-secret parts (a list of host maps minus their passwords, a URL minus its user
+    info, `***` in their place) and is_redacted says something was hidden.
 
 `hcibench_vsan_datastores` (one row per datastore block of vsan.cfg):
     case_name, datastore_name, is_local, vsan_type, host_count, disk_groups_per_host,
@@ -114,7 +125,7 @@ from ingest.records import Parsed, ParseError, SourceFile
 __all__ = ["FORMAT", "PARSER_VERSION", "TABLES", "CaseName", "detect", "parse", "parse_case_name"]
 
 FORMAT = "hcibench"
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 _RES_DATASTORE = re.compile(r"^Datastore\s*(=|:)\s*\S", re.MULTILINE)
 _RES_MARKERS = re.compile(

@@ -18,21 +18,30 @@ from ingest.parsers.hcibench.records import (
 )
 from ingest.parsers.hcibench.values import int_or_none, numbered_lines
 from ingest.records import Parsed, ParseError, SourceFile
-
-_SECRET = re.compile(r"pass|user|secret|token|key|credential", re.IGNORECASE)
+from ingest.redaction import is_secret_key, redact_mapping, redact_text
 
 
 def _leaves(value: Any, prefix: str) -> Iterator[tuple[str, Any, bool]]:
-    """(dotted key, value, is secret) for every leaf; a secret key hides its whole subtree."""
+    """(dotted key, value, is redacted) for every leaf, by `ingest.redaction`'s rule.
+
+    A secret key hides its whole subtree (value None). Any other leaf is stored with the
+    secrets inside it hidden (a password in a list of host maps, a URL's user info) and
+    flagged redacted when anything was hidden."""
     if isinstance(value, dict):
         for key, child in value.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            if _SECRET.search(str(key)):
+            name = redact_text(str(key))
+            path = f"{prefix}.{name}" if prefix else name
+            if is_secret_key(str(key)):
                 yield path, None, True
             else:
                 yield from _leaves(child, path)
     else:
-        yield prefix, value, False
+        clean = redact_mapping(value)
+        yield prefix, clean, clean != value
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=str)
 
 
 # hcibench.cfg / perf-conf.yaml are a few KiB; PyYAML reads ~3 MB/s, so a huge "settings"
@@ -58,8 +67,8 @@ def parse_settings(text: str, source: SourceFile, parsed: Parsed) -> None:
         raise ParseError(source.path, "line 1", "hcibench.cfg is not a YAML mapping")
     case = hcibench_case_name(source)
     rows = [
-        HcibenchSetting(case, key, None if secret else json.dumps(value, default=str), secret)
-        for key, value, secret in _leaves(document, "")
+        HcibenchSetting(case, key, None if value is None and hidden else _json(value), hidden)
+        for key, value, hidden in _leaves(document, "")
     ]
     parsed.add("hcibench_settings", rows)
 

@@ -31,6 +31,10 @@ class HcibenchCase:
     resource_section: str | None
     perf_stats_graph_url: str | None
     has_performance_diag: bool
+    # The file ends mid-line (cut short): that line's values are not stored and whatever
+    # followed it is missing; `cut_line` is its number.
+    is_partial: bool = False
+    cut_line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from ingest.parsers._common import hcibench_case_name, load_json
+from ingest.parsers._common import hcibench_case_name, load_json, unterminated_last_line
 from ingest.parsers.hcibench.records import HcibenchResourceUsage
 from ingest.parsers.hcibench.values import number, numbered_lines
 from ingest.records import Parsed, ParseError, SourceFile
@@ -69,7 +69,13 @@ def utilization_table_rows(
 
 
 def parse_resource_util(text: str, source: SourceFile, parsed: Parsed) -> None:
-    lines = [(n, line.strip()) for n, line in numbered_lines(text)]
+    lines = [(n, line.strip()) for n, line in numbered_lines(text) if line.strip()]
+    cut = unterminated_last_line(text)
+    last_no, last = lines[-1] if lines else (0, "")
+    if last.startswith("|") and (last_no == cut or not last.endswith("|")):
+        # A row the file stops inside: `33.4` may be the start of `33.41`. Never stored.
+        parsed.notes.append(f"line {lines[-1][0]}: incomplete last row (file cut short): dropped")
+        lines.pop()
     rows = utilization_table_rows(lines, source, hcibench_case_name(source), "resource_util_info")
     if not rows:
         raise ParseError(

@@ -9,7 +9,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.parsers._common import hcibench_case_name, line_error, printed_decimals
+from ingest.parsers._common import (
+    hcibench_case_name,
+    line_error,
+    printed_decimals,
+    unterminated_last_line,
+)
 from ingest.parsers.hcibench.case_name import CaseName, epoch_at, parse_case_name
 from ingest.parsers.hcibench.records import (
     HcibenchCase,
@@ -46,6 +51,19 @@ _LATENCY_KEYS = {
     "95%tile_W_LAT",
     "95%tile_LAT",
 }
+# A value cut before its end: a number with nothing or only part of its unit after it
+# (`4` of `47.82%`, `199.00 MB` of `199.00 MB/s`) or one that stops at its decimal point.
+_CUT_VALUE = re.compile(r"^(?P<num>\d+(?:\.\d*)?)\s*(?P<unit>\S*)$")
+_REQUIRED = ("VMs", "IOPS", "THROUGHPUT")
+# The lines RVC prints under the Resource Utilization table (FORMATS.md 2.3); HCIBench may end
+# the file with the second one without a line terminator, as it ends resource_util.info.
+_TABLE_FOOTNOTES = (
+    "cpu.usage - Provides statistics for logical CPUs. This is based on CPU Hyperthreading.",
+    "cpu.utilization - Provides statistics for physical CPUs.",
+)
+# Every value HCIBench prints in a block of each layout (FORMATS.md 2.3).
+_FIO_KEYS = (*_REQUIRED, "R_LATENCY", "W_LATENCY", "95%tile_R_LAT", "95%tile_W_LAT")
+_VDBENCH_KEYS = (*_REQUIRED, "LATENCY", "R_LATENCY", "W_LATENCY", "95%tile_LAT")
 _TABLE = "resource_utilization_table"
 _USAGE_LINES = "cpu_usage_lines"
 
@@ -58,6 +76,7 @@ class _Block:
     values: dict[str, Any]
     early: int = 0
     decimals: int | None = None
+    missing: list[str] = field(default_factory=list)  # values its layout prints, not read
 
 
 def _vm_name(listed: str) -> str:
@@ -83,6 +102,19 @@ class _Summary:
     resource_kind: str | None = None
     table_lines: list[tuple[int, str]] = field(default_factory=list)
     usage_lines: dict[str | None, dict[str, float]] = field(default_factory=dict)
+    cut_line: int | None = None
+    cut_block: int | None = None  # index of the block the cut line belonged to
+
+    def cut(self, line_no: int, stripped: str) -> None:
+        """The incomplete last line: nothing of it is stored, the summary is partial."""
+        self.cut_line = line_no
+        # Within the blocks, even a cut rule line may hide the block's `Testing is done` count.
+        if self.blocks and self.section == "blocks":
+            self.cut_block = self.blocks[-1].index
+        self.notes.append(
+            f"line {line_no}: {stripped[:60]!r} is incomplete (the file ends inside it): "
+            "not stored; the summary is partial"
+        )
 
     def read(self, line_no: int, stripped: str) -> None:
         if (
@@ -247,36 +279,117 @@ class _Summary:
         path = self.source.path
         if not self.datastores:
             raise ParseError(path, "line 1", "no 'Datastore' line: not an HCIBench summary")
+        self._drop_block_cut_before_iops()
         if not self.blocks and not self.all_early:
             raise ParseError(path, "end of file", "no summary block (JOB_NAME or Version)")
         for block in self.blocks:
-            missing = [k for k in ("VMs", "IOPS", "THROUGHPUT") if k not in block.values]
+            # Values after the cut of a partial block are missing, not wrong: kept as None.
+            required = ("VMs", "IOPS") if block.index == self.cut_block else _REQUIRED
+            missing = [k for k in _REQUIRED if k in required and k not in block.values]
             if missing:
                 raise line_error(
                     self.source,
                     block.start_line,
                     f"summary block lacks {', '.join(missing)} (file cut short?)",
                 )
+            self._note_missing(block)
+
+    def _note_missing(self, block: _Block) -> None:
+        """A block without all of its layout's values is partial (a file cut at a line end)."""
+        keys = _FIO_KEYS if "JOB_NAME" in block.values else _VDBENCH_KEYS
+        block.missing = [k for k in keys if k not in block.values]
+        if block.missing:
+            self.notes.append(
+                f"line {block.start_line}: summary block {block.index} lacks "
+                f"{', '.join(block.missing)} (file cut short?): kept as None, block partial"
+            )
+
+    def _drop_block_cut_before_iops(self) -> None:
+        """A block cut before its IOPS holds no measurement: dropped with a note, unless it is
+        the only one (then the file is rejected by `check_complete`)."""
+        last = self.blocks[-1] if self.blocks else None
+        if last is None or last.index != self.cut_block or "IOPS" in last.values:
+            return
+        if len(self.blocks) > 1:
+            self.blocks.pop()
+            self.notes.append(
+                f"line {last.start_line}: summary block {last.index} dropped: "
+                "the file is cut before its IOPS"
+            )
 
 
 def parse_res_txt(text: str, source: SourceFile, parsed: Parsed) -> None:
     case = hcibench_case_name(source) or source.name.removesuffix("-res.txt")
     summary = _Summary(source, case, parsed.notes)
+    cut_line = incomplete_last_line(text)
     for line_no, line in numbered_lines(text):
-        summary.read(line_no, line.strip())
+        if line_no == cut_line:
+            summary.cut(line_no, line.strip())
+        else:
+            summary.read(line_no, line.strip())
     resource = summary.resource_rows()
     summary.check_complete()
     name = parse_case_name(case)
-    parsed.add("hcibench_summary_blocks", [_block_row(case, b, name) for b in summary.blocks])
+    blocks = [
+        _block_row(case, b, name, b.index == summary.cut_block or bool(b.missing))
+        for b in summary.blocks
+    ]
+    parsed.add("hcibench_summary_blocks", blocks)
     parsed.add("hcibench_unfinished_vms", summary.unfinished)
     parsed.add("hcibench_resource_usage", resource)
     parsed.add("hcibench_cases", [_case_row(summary, name)])
+    if not summary.blocks:
+        # HCIBench printed `All the VMs finished testing early`: the case has no summary figures.
+        parsed.no_result_reason = (
+            "HCIBench summarized no results: all the VMs finished testing early"
+        )
     early_total = sum(b.early for b in summary.blocks)
     if early_total:
         parsed.notes.append(
             f"{early_total} VM result(s) left out of the summary (finished early "
             "or unfinished): the summary covers part of the VMs"
         )
+
+
+def incomplete_last_line(text: str) -> int | None:
+    """The number of the last line when it is incomplete, else None.
+
+    HCIBench ends every line it writes; a summary copied while HCIBench was still writing it,
+    or cut by a full disk, ends mid-line: `CPU USAGE = 4` of `CPU USAGE = 47.82%`. The last
+    line is incomplete when it has no line terminator, or when it is a value line whose value
+    stops before its end (a number without its unit, `47.`, a table row without its closing
+    `|`): such a value is a prefix of the real one, never stored.
+    """
+    unterminated = unterminated_last_line(text)
+    lines = text.rstrip().splitlines()
+    if unterminated is not None:
+        # RVC's table footnotes are fixed sentences: one that is whole ends nothing early.
+        return None if lines[-1].strip() in _TABLE_FOOTNOTES else unterminated
+    return len(lines) if lines and _value_is_cut(lines[-1].strip()) else None
+
+
+def _value_is_cut(line: str) -> bool:
+    """A value line whose value is a prefix of a complete one (see `incomplete_last_line`)."""
+    if line.startswith("|"):
+        return not line.endswith("|")
+    kv = _KV.match(line) or _USAGE_LINE.match(line)
+    if kv is None or kv["key"] == "JOB_NAME":
+        return False
+    value = kv["value"]
+    if kv["key"] in _USAGE_FIELDS:
+        # `45.3%` or `cluster1: 45.3%; cluster2: 12.0%; `: a cut stops in the last part. An
+        # empty value is how HCIBench writes a metric it could not read.
+        parts = [part for part in value.split(";") if part.strip()]
+        if not parts:
+            return False
+        value, units = parts[-1].rpartition(":")[2].strip(), ("%",)
+    else:
+        units = _EXPECTED_UNITS.get(kv["key"], ("ms",) if kv["key"] != "VMs" else ("",))
+    cut = _CUT_VALUE.match(value)
+    if not value or cut is None:
+        return not value
+    unit = cut["unit"]
+    return cut["num"].endswith(".") or any(u != unit and u.startswith(unit) for u in units)
 
 
 def _case_row(summary: _Summary, name: CaseName | None) -> HcibenchCase:
@@ -303,6 +416,8 @@ def _case_row(summary: _Summary, name: CaseName | None) -> HcibenchCase:
         resource_section=summary.resource_kind,
         perf_stats_graph_url=summary.perf_url,
         has_performance_diag=summary.has_diag,
+        is_partial=summary.cut_line is not None,
+        cut_line=summary.cut_line,
     )
 
 
@@ -316,7 +431,9 @@ def _release_hint(layout: str, blocks: list[_Block], resource_kind: str | None) 
     return None
 
 
-def _block_row(case: str, block: _Block, name: CaseName | None) -> HcibenchSummaryBlock:
+def _block_row(
+    case: str, block: _Block, name: CaseName | None, is_cut: bool
+) -> HcibenchSummaryBlock:
     values = block.values
     read_pct = name.read_pct if name else None
     r_lat, w_lat, lat = values.get("R_LATENCY"), values.get("W_LATENCY"), values.get("LATENCY")
@@ -341,7 +458,7 @@ def _block_row(case: str, block: _Block, name: CaseName | None) -> HcibenchSumma
         rd_name=rd_name,
         vm_count=values.get("VMs"),
         vms_finished_early=block.early,
-        is_partial=block.early > 0,
+        is_partial=block.early > 0 or is_cut,
         iops=values.get("IOPS"),
         throughput_mib_per_s=values.get("THROUGHPUT"),
         latency_ms_vm_avg=lat,

@@ -10,7 +10,9 @@ Column layouts of interval/totals lines (numbers after the label; told apart by 
 12 / 10 = vdbench50401-50406 with / without the cpu columns (one `resp max`),
 13 / 11 = vdbench50407 with / without the cpu columns (`read max`, `write max`).
 MB/sec is MiB/s (Vdbench prints `1024**2` under it): stored as `mib_per_s`. Latencies are ms.
-Parameter files (parmfile.html) and response-time histograms (histogram.html) are not claimed.
+Parameter files (parmfile.html) and response-time histograms (histogram.html) are not claimed:
+the load summary names them as another report kind (`ingest.registry.unsupported_reason`). A
+report that loads without a finished measurement run says why in `Parsed.no_result_reason`.
 
 Modules: `report` (the line-based outputs), `flatfile`, `runs` (a run definition and its row),
 `records` (the row types).
@@ -30,6 +32,14 @@ Tables
     run_count, interval_count
     completed_successfully `Vdbench execution completed successfully` was printed (None for
                            totals/flatfile, which never print it)
+    host_count             load-generator hosts the report shows: the anchors of summary.html's
+                           `Link to HOST reports:` (`hd1`, `hd2`; localhost for a local run),
+                           else the hosts of the slave names (`hd1-0` -> `hd1`); None when the
+                           report does not say (totals.html, flatfile.html)
+    slave_count            slave JVMs named in `Starting slave: ... -l hd1-0` / `Slave hd1-0
+                           connected` lines (stdout, logfile.html); None when none is printed.
+                           dbt counts a result's `vm_count` as the sum of `host_count` over its
+                           outputs (1 for an output that does not say: one HCIBench VM's stdout)
 
 `vdbench_runs` (one row per run definition, i.e. per `Starting RD=` or flatfile run):
     run_index              0-based order in the file (an automatic `SD_format` run counts too)
@@ -64,7 +74,7 @@ import re
 from ingest.parsers.vdbench.flatfile import parse_flatfile
 from ingest.parsers.vdbench.records import OutputKind, VdbenchInterval, VdbenchOutput, VdbenchRun
 from ingest.parsers.vdbench.report import output_kind, parse_report
-from ingest.records import Parsed, SourceFile
+from ingest.records import Parsed, RunState, SourceFile
 
 __all__ = [
     "FORMAT",
@@ -79,7 +89,7 @@ __all__ = [
 ]
 
 FORMAT = "vdbench"
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 TABLES = {
     "vdbench_outputs": VdbenchOutput,
@@ -114,4 +124,24 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
         parse_flatfile(text, source, parsed)
     else:
         parse_report(text, source, output_kind(text, source.name), parsed)
+    parsed.no_result_reason = no_result_reason(parsed)
     return parsed
+
+
+def no_result_reason(parsed: Parsed) -> str | None:
+    """Why a Vdbench file that loads yields no workload result, or None when it does: a
+    result is a finished (avg_ line) run that is not Vdbench's automatic format run."""
+    runs: list[VdbenchRun] = parsed.tables.get("vdbench_runs", [])  # type: ignore[assignment]
+    measured = [r for r in runs if not r.is_format_run]
+    if any(r.state is RunState.ok for r in measured):
+        return None
+    output: VdbenchOutput = parsed.tables["vdbench_outputs"][0]  # type: ignore[index]
+    if not measured:
+        return "only Vdbench's automatic format run: no workload was measured"
+    if output.interval_count == 0:
+        return (
+            f"a Vdbench {output.output_kind} without interval or avg_ lines: "
+            "this report carries no measurements"
+        )
+    names = ", ".join(repr(r.rd_name) for r in measured[:3])
+    return f"no run finished (no avg_ line, the run was cut short): {names}"

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.parsers._common import hcibench_case_name, line_error
+from ingest.parsers._common import hcibench_case_name, line_error, unterminated_last_line
 from ingest.parsers.vdbench.records import OutputKind, VdbenchInterval, VdbenchOutput, vm_name
 from ingest.parsers.vdbench.runs import AVG_LABEL, TAG, TOD, OpenRun, tod_ms
 from ingest.records import Parsed, ParseError, SourceFile
@@ -78,12 +78,17 @@ class _Flatfile:
 
 def parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
     table = _Flatfile(source)
+    cut_line = unterminated_last_line(text)
     for line_no, raw_line in enumerate(text.splitlines(), start=1):
         line = TAG.sub("", raw_line).strip()
         if not line or line.startswith("*"):
             continue
         tokens = line.split()
-        if table.header is not None:
+        if table.header is not None and line_no == cut_line:
+            # A row the file stops inside (Vdbench was killed): its last cell may be a prefix
+            # of the real value, and a short row is no reason to lose the rows before it.
+            parsed.notes.append(f"line {line_no}: dropped the last row, cut short")
+        elif table.header is not None:
             _read_row(table, line_no, tokens)
         elif tokens[0] == "tod":
             table.header = tokens

@@ -32,6 +32,10 @@ class VdbenchOutput:
     run_count: int
     interval_count: int
     completed_successfully: bool | None
+    # The load generators the report shows: hosts of summary.html's `Link to HOST reports`
+    # (else the hosts of the slave names), and the slave JVMs (`-l hd1-0`, `Slave hd1-0`).
+    host_count: int | None = None
+    slave_count: int | None = None
 
 
 def vm_name(source: SourceFile) -> str | None:

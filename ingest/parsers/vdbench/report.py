@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.parsers._common import hcibench_case_name, line_error
+from ingest.parsers._common import hcibench_case_name, line_error, unterminated_last_line
 from ingest.parsers.vdbench.records import (
     OutputKind,
     VdbenchInterval,
@@ -31,6 +31,14 @@ _VERSION = re.compile(
 )
 _CREATED_UTC = re.compile(r"created .*\((?P<utc>\d\d:\d\d:\d\d \w{3} \d\d \d{4}) UTC\)")
 _COMPLETED = "Vdbench execution completed successfully"
+# Slave JVMs are named `<host>-<n>` (`localhost-0`, `hd1-0`): the `-l` of `Starting slave:`, and
+# `Slave <name> connected`. summary.html links one report per host (`Link to HOST reports:`,
+# continued on indented lines of anchors).
+_SLAVE = re.compile(
+    r"Starting slave: .* -l (?P<a>\S+)|\bSlave (?P<b>\S+) (?:\(pid .*\) )?connected"
+)
+_HOST_LINKS = "Link to HOST reports:"
+_ANCHOR_TEXT = re.compile(r"<A HREF=\"[^\"]*\">(?P<name>[^<]+)</A>", re.IGNORECASE)
 
 # Field names of the numbers after the label, per count: (layout, has cpu columns, names).
 _BASE = [
@@ -91,13 +99,31 @@ class _Report:
     completed: bool = False
     runs: list[OpenRun] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    slaves: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+    in_host_links: bool = False
+
+    def read_load_generators(self, raw_line: str) -> None:
+        """Slave names and summary.html's host report links (see `_SLAVE`)."""
+        if _HOST_LINKS in raw_line or (self.in_host_links and raw_line.startswith(" ")):
+            self.in_host_links = True
+            self.hosts.update(m["name"].strip() for m in _ANCHOR_TEXT.finditer(raw_line))
+            return
+        self.in_host_links = False
+        slave = _SLAVE.search(raw_line)
+        if slave:
+            self.slaves.add(slave["a"] or slave["b"])
+
+    def host_count(self) -> int | None:
+        hosts = self.hosts or {re.sub(r"-\d+$", "", slave) for slave in self.slaves}
+        return len(hosts) or None
 
 
 def parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parsed) -> None:
-    lines = text.splitlines()
     # A last line without its newline may have been cut by a run that never finished.
-    report = _Report(source, len(lines) if text and not text.endswith("\n") else None)
-    for line_no, raw_line in enumerate(lines, start=1):
+    report = _Report(source, unterminated_last_line(text))
+    for line_no, raw_line in enumerate(text.splitlines(), start=1):
+        report.read_load_generators(raw_line)
         line = TAG.sub("", raw_line).rstrip()
         if line and not _read_banner(report, line) and not _read_run_start(report, line):
             _read_data_line(report, line_no, line)
@@ -134,6 +160,8 @@ def _output_row(report: _Report, kind: OutputKind, finished: list[VdbenchRun]) -
         completed_successfully=report.completed
         if kind in (OutputKind.stdout, OutputKind.summary, OutputKind.logfile)
         else None,
+        host_count=report.host_count(),
+        slave_count=len(report.slaves) or None,
     )
 
 
@@ -204,16 +232,18 @@ def _line_measures(
 ) -> dict[str, Any] | None:
     """The numbers of a data line by field name; None for a line that is not one."""
     source = report.source
+    if line_no == report.cut_line and (label.startswith("avg_") or _NUMBER.match(tokens[0])):
+        # The output stops inside this line (the run was killed): even with all its columns,
+        # its last number may be a prefix of the printed one (`3` of `3.7`). Keep what came
+        # before it.
+        report.notes.append(f"line {line_no}: dropped the last line, cut short")
+        return None
     if not all(_NUMBER.match(t) for t in tokens):
         if label.startswith("avg_") or _NUMBER.match(tokens[0]):
             what = "totals" if label.startswith("avg_") else "interval"
             raise line_error(source, line_no, f"malformed Vdbench {what} line: non-numeric value")
         return None  # a log message that happens to start with a number
     if len(tokens) not in _LAYOUTS:
-        if line_no == report.cut_line:
-            # The VM's output stops mid-line (the run was killed): keep what came before.
-            report.notes.append(f"line {line_no}: dropped the last line, cut short")
-            return None
         raise line_error(
             source,
             line_no,

@@ -86,7 +86,14 @@ def detect(head: bytes, name: str) -> bool:
 
 def parse(data: bytes, source: SourceFile) -> Parsed:
     if _JSONL_START.match(data[:4096]):
-        return parse_capture(data, source)
-    if source.name.endswith("_thumb.json"):
+        parsed = parse_capture(data, source)
+        # Rates are differences of counters: one snapshot (per host) gives none.
+        empty = "no samples: the capture needs two inventory snapshots of a host to give rates"
+    elif source.name.endswith("_thumb.json"):
         raise ParseError(source.path, "file name", "a _thumb.json file is down-sampled: not loaded")
-    return parse_bundle_file(data, source)
+    else:
+        parsed = parse_bundle_file(data, source)
+        empty = "no samples: every series of the file is empty"
+    if parsed.row_count() == 0:
+        parsed.no_result_reason = empty
+    return parsed

@@ -95,12 +95,14 @@ perfsvc_dom_client_iops as (
 
 esxtop_host_cpu as (
 
+    -- one row per sample time: an Excel re-save keeps only the minute, so
+    -- several samples share a time and their mean is the host's CPU in it
     select
         stg_esxtop__counters.source_file_id,
         stg_esxtop__counters.host_name,
         'cpu_util_pct' as metric,
         stg_esxtop__sample_times.sampled_at,
-        stg_esxtop__samples.value,
+        avg(stg_esxtop__samples.value) as value,
         'esxtop' as source_tool
 
     from stg_esxtop__counters
@@ -116,6 +118,10 @@ esxtop_host_cpu as (
             and stg_esxtop__samples.sample_index
             = stg_esxtop__sample_times.sample_index
     where stg_esxtop__samples.value is not null
+    group by
+        stg_esxtop__counters.source_file_id,
+        stg_esxtop__counters.host_name,
+        stg_esxtop__sample_times.sampled_at
 
 ),
 

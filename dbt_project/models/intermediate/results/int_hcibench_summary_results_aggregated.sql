@@ -2,24 +2,14 @@
     outputs were not kept or not loaded). Summed over the datastore blocks of
     one job; latencies are HCIBench's plain averages over VMs, the only
     figure there is, and say so in `avg_latency_source`. A case whose per-VM
-    outputs are loaded is taken from those instead. -#}
+    outputs are loaded is taken from those instead. A summary cut short (the
+    file ends inside a line, or a block lacks values its layout prints) makes
+    its results partial: `is_summary_cut`, `summary_cut_line`. -#}
 with
 
-stg_hcibench__summary_blocks as (
+int_hcibench_summary_blocks_assigned as (
 
-    select * from {{ ref('stg_hcibench__summary_blocks') }}
-
-),
-
-stg_hcibench__cases as (
-
-    select * from {{ ref('stg_hcibench__cases') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
+    select * from {{ ref('int_hcibench_summary_blocks_assigned') }}
 
 ),
 
@@ -43,40 +33,13 @@ groups_with_per_vm_results as (
 
 ),
 
-blocks_assigned_to_results as (
-
-    select
-        stg_hcibench__summary_blocks.*,
-        stg_hcibench__cases.started_at,
-        stg_hcibench__cases.read_pct,
-        stg_hcibench__cases.random_pct,
-        stg_hcibench__cases.block_size_bytes,
-        stg_hcibench__cases.threads_per_disk,
-        {{ case_folder('stg_ingest__source_files') }} as result_group,
-        {{ result_key('hcibench', 'result_group', [
-            "coalesce(stg_hcibench__summary_blocks.job_name,"
-            ~ " stg_hcibench__summary_blocks.rd_name, '')"
-        ]) }} as result_key
-
-    from stg_hcibench__summary_blocks
-    inner join stg_ingest__source_files
-        on
-            stg_hcibench__summary_blocks.source_file_id
-            = stg_ingest__source_files.source_file_id
-    left join stg_hcibench__cases
-        on
-            stg_hcibench__summary_blocks.source_file_id
-            = stg_hcibench__cases.source_file_id
-
-),
-
 blocks_without_per_vm_results as (
 
-    select blocks_assigned_to_results.*
-    from blocks_assigned_to_results
+    select int_hcibench_summary_blocks_assigned.*
+    from int_hcibench_summary_blocks_assigned
     left join groups_with_per_vm_results
         on
-            blocks_assigned_to_results.result_group
+            int_hcibench_summary_blocks_assigned.result_group
             = groups_with_per_vm_results.result_group
     where groups_with_per_vm_results.result_group is null
 
@@ -101,6 +64,10 @@ results_aggregated as (
         -- VMs HCIBench itself left out ("finished testing early")
         cast(sum(coalesce(vms_finished_early, 0)) as bigint) as vms_excluded,
         count(distinct source_file_id) as source_file_count,
+        -- a cut summary: blocks after the cut (other datastores) are
+        -- missing and the sums cover part of the job
+        bool_or(is_cut) as is_summary_cut,
+        min(cut_line) as summary_cut_line,
 
         -- facts
         sum(iops) as iops,

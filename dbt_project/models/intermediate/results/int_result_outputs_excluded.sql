@@ -1,7 +1,8 @@
 {#- One row per fio / Vdbench workload result key: its per-VM outputs
     (files) left out because they never finished (fio job without its final
     report, Vdbench run without its avg_ line), and the HCIBench `-res.txt`
-    figures of the same case to cross-check the recomputed sums against. -#}
+    figures of the same case to cross-check the recomputed sums against
+    (NULL when that summary is cut short). -#}
 with
 
 int_result_outputs_keyed as (
@@ -10,15 +11,9 @@ int_result_outputs_keyed as (
 
 ),
 
-stg_ingest__source_files as (
+int_hcibench_summary_blocks_assigned as (
 
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
-
-stg_hcibench__summary_blocks as (
-
-    select * from {{ ref('stg_hcibench__summary_blocks') }}
+    select * from {{ ref('int_hcibench_summary_blocks_assigned') }}
 
 ),
 
@@ -53,19 +48,17 @@ outputs_excluded_counted as (
 
 summaries_per_case as (
 
+    -- a summary cut short lacks the blocks (datastores) after the cut: its
+    -- sums are no cross-check, and are left NULL rather than compared
     select
-        {{ case_folder('stg_ingest__source_files') }} as result_group,
-        sum(stg_hcibench__summary_blocks.iops) as summary_iops,
-        sum(stg_hcibench__summary_blocks.throughput_mb_s)
-            as summary_throughput_mb_s,
-        sum(stg_hcibench__summary_blocks.vms_finished_early)
-            as summary_vms_finished_early
+        result_group,
+        case when not bool_or(is_cut) then sum(iops) end as summary_iops,
+        case
+            when not bool_or(is_cut) then sum(throughput_mb_s)
+        end as summary_throughput_mb_s,
+        sum(vms_finished_early) as summary_vms_finished_early
 
-    from stg_hcibench__summary_blocks
-    inner join stg_ingest__source_files
-        on
-            stg_hcibench__summary_blocks.source_file_id
-            = stg_ingest__source_files.source_file_id
+    from int_hcibench_summary_blocks_assigned
     group by all
 
 ),

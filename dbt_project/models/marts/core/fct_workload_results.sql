@@ -100,10 +100,9 @@ results_joined_to_cpu as (
             0
         ) as vms_excluded,
         coalesce(
-            int_result_outputs_excluded.vms_excluded,
-            int_workload_results_labelled.vms_excluded,
-            0
-        ) > 0 as is_partial,
+            int_workload_results_labelled.is_summary_cut, false
+        ) as is_summary_cut,
+        int_workload_results_labelled.summary_cut_line,
         int_workload_results_labelled.source_tool = 'hcibench_summary'
             as is_summary_derived,
         int_result_outputs_excluded.summary_iops,
@@ -145,6 +144,37 @@ results_joined_to_cpu as (
             int_workload_results_labelled.result_id
             = int_result_outputs_excluded.result_id
 
+),
+
+results_marked_partial as (
+
+    -- partial: outputs left out, or (summary-only results) a -res.txt cut
+    -- short; the reason says which, so a partial sum is never read as whole
+    select
+        * exclude (is_summary_cut, summary_cut_line),
+        vms_excluded > 0 or is_summary_cut as is_partial,
+        nullif(concat_ws(
+            '; ',
+            case
+                when vms_excluded > 0 and source_tool = 'hcibench_summary'
+                    then
+                        vms_excluded
+                        || ' VM(s) finished testing early:'
+                        || ' left out of the summary'
+                when vms_excluded > 0
+                    then vms_excluded || ' output(s) never finished: left out'
+            end,
+            case
+                when is_summary_cut
+                    then
+                        'HCIBench -res.txt cut short'
+                        || coalesce(' at line ' || summary_cut_line, '')
+                        || ': values after the cut are missing'
+            end
+        ), '') as partial_reason
+
+    from results_joined_to_cpu
+
 )
 
-select * from results_joined_to_cpu
+select * from results_marked_partial

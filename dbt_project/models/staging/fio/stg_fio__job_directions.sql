@@ -31,6 +31,10 @@ renamed as (
             as completion_latency_mean_ms,
         {{ bytes_to_mb('bw_bytes_per_s') }} as throughput_mb_s,
 
+        ----------  text
+        -- why measures of the row are NULL (an impossible value), else NULL
+        unsound_reason,
+
         ----------  booleans
         is_total_ios_derived
 

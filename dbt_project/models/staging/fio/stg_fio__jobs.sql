@@ -37,6 +37,8 @@ renamed as (
 
         ----------  booleans
         is_all_clients_aggregate,
+        -- rows loaded before the column existed never derived a block size
+        coalesce(is_block_size_derived, false) as is_block_size_derived,
 
         ----------  timestamps
         started_at,

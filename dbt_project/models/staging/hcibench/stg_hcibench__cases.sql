@@ -28,9 +28,11 @@ renamed as (
         threads_per_disk,
         datastore_count,
         block_count,
+        cut_line,
 
         ----------  booleans
         all_vms_finished_early,
+        is_partial,
 
         ----------  timestamps
         started_at

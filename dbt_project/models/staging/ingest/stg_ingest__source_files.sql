@@ -24,52 +24,37 @@ renamed as (
         labels_json,
         notes_json,
 
-        ----------  labels (CONTRACT.md section 2)
-        json_extract_string(labels_json, '$.testbed') as testbed,
-        json_extract_string(labels_json, '$.vsan_version') as vsan_version,
-        json_extract_string(labels_json, '$.architecture') as architecture,
-        json_extract_string(labels_json, '$.profile') as profile,
-        json_extract_string(
-            labels_json, '$.profile_order[*]'
-        ) as profile_order,
-        json_extract_string(labels_json, '$.ftm') as ftm,
-        json_extract_string(labels_json, '$.transport') as transport,
-        json_extract_string(labels_json, '$.working_set') as working_set,
-        json_extract_string(labels_json, '$.storage') as storage,
+        ----------  labels (CONTRACT.md section 2), typed by
+        ----------  seeds/label_definitions.csv through label_value
+        {{ label_value('testbed') }} as testbed,
+        {{ label_value('vsan_version') }} as vsan_version,
+        {{ label_value('architecture') }} as architecture,
+        {{ label_value('profile') }} as profile,
+        {{ label_value('profile_order') }} as profile_order,
+        {{ label_value('ftm') }} as ftm,
+        {{ label_value('transport') }} as transport,
+        {{ label_value('working_set') }} as working_set,
+        {{ label_value('storage') }} as storage,
+        -- free-form: not in the definitions
         json_extract_string(labels_json, '$.host') as host_label,
-        json_extract_string(
-            labels_json, '$.workload.block_size'
-        ) as label_block_size_text,
 
         ----------  numerics
         size_bytes,
         row_count,
-        cast(json_extract(labels_json, '$.nodes') as integer) as nodes,
-        cast(json_extract(labels_json, '$.ftt') as integer) as ftt,
-        cast(
-            json_extract(labels_json, '$.stripe_width') as integer
-        ) as stripe_width,
-        cast(json_extract(labels_json, '$.osr_pct') as integer) as osr_pct,
-        cast(
-            json_extract(labels_json, '$.disk_groups') as integer
-        ) as disk_groups,
-        cast(
-            json_extract(labels_json, '$.workload.read_pct') as integer
-        ) as label_read_pct,
-        cast(
-            json_extract(labels_json, '$.workload.random_pct') as integer
-        ) as label_random_pct,
-        {{ size_to_bytes('label_block_size_text') }} as label_block_size_bytes,
-        cast(
-            json_extract(labels_json, '$.workload.outstanding_io') as integer
-        ) as label_outstanding_io,
+        {{ label_value('nodes') }} as nodes,
+        {{ label_value('ftt') }} as ftt,
+        {{ label_value('stripe_width') }} as stripe_width,
+        {{ label_value('osr_pct') }} as osr_pct,
+        {{ label_value('disk_groups') }} as disk_groups,
+        {{ label_value('workload.read_pct') }} as label_read_pct,
+        {{ label_value('workload.random_pct') }} as label_random_pct,
+        {{ label_value('workload.block_size') }} as label_block_size_bytes,
+        {{ label_value('workload.outstanding_io') }} as label_outstanding_io,
 
         ----------  booleans
-        cast(json_extract(labels_json, '$.checksum') as boolean) as is_checksum,
-        cast(json_extract(labels_json, '$.dedupe') as boolean) as is_dedupe,
-        cast(
-            json_extract(labels_json, '$.compression') as boolean
-        ) as is_compression,
+        {{ label_value('checksum') }} as is_checksum,
+        {{ label_value('dedupe') }} as is_dedupe,
+        {{ label_value('compression') }} as is_compression,
 
         ----------  timestamps
         loaded_at

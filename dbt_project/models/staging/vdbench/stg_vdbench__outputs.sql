@@ -22,6 +22,8 @@ renamed as (
         ----------  numerics
         run_count,
         interval_count,
+        host_count,
+        slave_count,
         -- Outputs of one hand-run Vdbench folder repeat the same totals in
         -- several files; when a folder forms one result only the best kind
         -- counts (per-VM stdout, then the flatfile's extra precision).

@@ -1,0 +1,37 @@
+{% macro label_value(key, labels_json='labels_json') -%}
+    {#- One run label out of `labels_json`, typed and checked by its one
+        definition (seeds/label_definitions.csv, via the generated
+        label_definitions()). The loader refuses a value outside its
+        definition; this is the defence for rows loaded before a rule
+        existed: a value out of type or range reads NULL, it never fails
+        the build. Sizes are stored in bytes by the loader, so no size text
+        is parsed here. -#}
+    {%- set definitions = label_definitions() -%}
+    {%- if key not in definitions -%}
+        {{ exceptions.raise_compiler_error(
+            "label_value: no definition for label '" ~ key
+            ~ "' in seeds/label_definitions.csv"
+        ) }}
+    {%- endif -%}
+    {%- set definition = definitions[key] -%}
+    {%- set text = "json_extract_string("
+        ~ labels_json ~ ", '$." ~ key ~ "')" -%}
+    {%- if definition.type in ('int', 'size') -%}
+        {%- set number = "try_cast(" ~ text ~ " as bigint)" -%}
+        case
+            when {{ number }} between {{ definition.min }} and {{ definition.max }}
+                then cast({{ number }} as {{ 'bigint' if definition.type == 'size' else 'integer' }})
+        end
+    {%- elif definition.type == 'bool' -%}
+        try_cast({{ text }} as boolean)
+    {%- elif definition.type == 'choice' -%}
+        case
+            when {{ text }} in ('{{ definition.allowed | join("', '") }}')
+                then {{ text }}
+        end
+    {%- elif definition.type == 'text_list' -%}
+        json_extract_string({{ labels_json }}, '$.{{ key }}[*]')
+    {%- else -%}
+        {{ text }}
+    {%- endif -%}
+{%- endmacro %}
