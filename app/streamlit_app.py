@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.lib import db, queries, ui
+from app.lib import db, navigation, queries, ui
 from app.lib.filters import FILTER_LABELS, Filters
 
 st.set_page_config(
@@ -17,19 +17,8 @@ st.set_page_config(
 )
 
 PAGES = [
-    st.Page(
-        "app_pages/ra_comparison.py",
-        title="RA comparison",
-        icon=":material/bar_chart:",
-        default=True,
-    ),
-    st.Page("app_pages/profile_deltas.py", title="Profiles & configs", icon=":material/tune:"),
-    st.Page("app_pages/transport.py", title="TCP vs RDMA", icon=":material/swap_horiz:"),
-    st.Page("app_pages/capacity.py", title="Capacity", icon=":material/storage:"),
-    st.Page("app_pages/scaling.py", title="Scaling", icon=":material/trending_up:"),
-    st.Page("app_pages/run_explorer.py", title="Run explorer", icon=":material/search:"),
-    st.Page("app_pages/sql_console.py", title="SQL console", icon=":material/terminal:"),
-    st.Page("app_pages/data_quality.py", title="Data quality", icon=":material/fact_check:"),
+    st.Page(spec.path, title=spec.title, icon=spec.icon, default=index == 0)
+    for index, spec in enumerate(navigation.PAGES)
 ]
 page = st.navigation(PAGES)
 

@@ -34,22 +34,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from app.lib.navigation import PAGE_FILES
+
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "dashboard"
 SAMPLES = Path(os.environ.get("PERF_SHARED_DIR", REPO.parent / "shared")) / "samples"
 APP = REPO / "app" / "streamlit_app.py"
 ROWS = 620  # samples per counter: 620 x 5 s, a 52-minute run window
 HOSTS = 4
-PAGES = [
-    "app_pages/ra_comparison.py",
-    "app_pages/profile_deltas.py",
-    "app_pages/transport.py",
-    "app_pages/capacity.py",
-    "app_pages/scaling.py",
-    "app_pages/run_explorer.py",
-    "app_pages/sql_console.py",
-    "app_pages/data_quality.py",
-]
+PAGES = list(PAGE_FILES)
 
 
 def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> None:

@@ -24,11 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from benchmarks import REPO, run_python
+
 OUT = REPO / "benchmarks" / "out"
 
 # Imports are done before the clock starts in every step, as a loader that runs for many files
@@ -118,13 +118,7 @@ def _measure_once(script: str, args: list[str], timeout_s: float) -> dict:
     """Run one step in a fresh interpreter; its figures, or why it gave none."""
     code = textwrap.dedent(_PRELUDE) + textwrap.dedent(script)
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", code, *args],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
-        )
+        done = run_python(code, args, timeout_s)
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout_s:.0f} s"}
     if done.returncode != 0:

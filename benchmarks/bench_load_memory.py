@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
+from benchmarks import run_python
 from synth.fio_results import write_benchmark_vms
 
 OUT = Path(__file__).resolve().parent / "out" / "load_memory"
-REPO = Path(__file__).resolve().parents[1]
 CASE = "fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads-1700000000"
 # One process that runs the command given as its arguments and prints the child's peak RSS
 # (KiB on Linux) and exit status: RUSAGE_CHILDREN then covers that one load only.
@@ -41,15 +40,8 @@ _RUN_AND_MEASURE = (
 
 def peak_rss_mb(argv: list[str], env: dict[str, str], timeout_s: float = 900) -> tuple[float, int]:
     """Peak RSS (MiB) and exit status of one run of `argv`, in a fresh parent process."""
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN_AND_MEASURE, *argv],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-        check=True,
-    )
+    done = run_python(_RUN_AND_MEASURE, argv, timeout_s, env)
+    done.check_returncode()
     kib, returncode = done.stdout.split()
     return int(kib) / 1024, int(returncode)
 

@@ -31,6 +31,7 @@ _QUERY_FAILED_NOTE = (
     "The suite's query must run on the CONTRACT columns; a failure means a column was renamed "
     "or dropped."
 )
+_SKIPPED_NOTE = "The suite runs once the table exists."
 
 
 def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
@@ -45,33 +46,31 @@ def _suites(module: ModuleType) -> list[tuple[gx.ExpectationSuite, str]]:
     return [(constraints, CONSTRAINT), (alerts, ALERT)]
 
 
+def _suite_outcome(
+    module: ModuleType,
+    suite: str,
+    severity: str,
+    check: tuple[str, bool | None, str],
+    notes: str,
+) -> Outcome:
+    """An outcome about a whole suite, not one expectation, so it counts no unexpected rows;
+    `check` is (expectation, success, observed)."""
+    expectation, success, observed = check
+    return Outcome(suite, module.TABLE, expectation, severity, success, observed, None, notes)
+
+
 def _skipped(module: ModuleType, missing: Sequence[str]) -> list[Outcome]:
+    check = ("(whole suite)", None, f"skipped: table missing ({', '.join(missing)})")
     return [
-        Outcome(
-            suite=suite.name,
-            table_name=module.TABLE,
-            expectation="(whole suite)",
-            severity=severity,
-            success=None,
-            observed=f"skipped: table missing ({', '.join(missing)})",
-            unexpected_count=None,
-            notes="The suite runs once the table exists.",
-        )
+        _suite_outcome(module, suite.name, severity, check, _SKIPPED_NOTE)
         for suite, severity in _suites(module)
     ]
 
 
 def _query_failed(module: ModuleType, exc: duckdb.Error) -> Outcome:
-    return Outcome(
-        suite=f"{module.MODEL}.constraints",
-        table_name=module.TABLE,
-        expectation="query runs",
-        severity=CONSTRAINT,
-        success=False,
-        observed=f"error: {str(exc).splitlines()[0]}",
-        unexpected_count=None,
-        notes=_QUERY_FAILED_NOTE,
-    )
+    check = ("query runs", False, f"error: {str(exc).splitlines()[0]}")
+    suite = f"{module.MODEL}.constraints"
+    return _suite_outcome(module, suite, CONSTRAINT, check, _QUERY_FAILED_NOTE)
 
 
 def _frame(con: duckdb.DuckDBPyConnection, query: str) -> pd.DataFrame:

@@ -251,18 +251,21 @@ def fio_cfg_per_job(
 
 @dataclass(frozen=True, slots=True)
 class VsanConfig:
-    """What `get-vsan-info.rb` writes into vsan.cfg (FORMATS.md 2.4)."""
+    """What `get-vsan-info.rb` writes into vsan.cfg (FORMATS.md 2.4). The defaults are the
+    common testbed (2 disk groups of 3 capacity disks per host, RAID-1 FTT=1, no space
+    efficiency, checksums on), so a study states only what differs."""
 
     hosts: Sequence[str]
-    disk_groups_per_host: int
     total_cache_disk_size_gb: int
-    capacity_disks_per_disk_group: int
-    space_efficiency: str  # None | Compression Only | Deduplication/Compression
-    fault_tolerance: str  # RAID-1(Mirroring)-Performance | RAID-5/6(ErasureCoding)-Capacity
-    ftt: int
-    checksum_disabled: bool
     capacity_gb: int
     free_space_gb: int
+    disk_groups_per_host: int = 2
+    capacity_disks_per_disk_group: int = 3
+    space_efficiency: str = "None"  # None | Compression Only | Deduplication/Compression
+    # RAID-1(Mirroring)-Performance | RAID-5/6(ErasureCoding)-Capacity
+    fault_tolerance: str = "RAID-1(Mirroring)-Performance"
+    ftt: int = 1
+    checksum_disabled: bool = False
     vsan_type: str = "All-Flash"
     datastore_name: str = "vsanDatastore"
     cluster_name: str = "vSAN-Cluster"

@@ -21,10 +21,7 @@ st.caption(
     "Usable-to-raw = ratio / capacity multiplier of the policy (RAID-1 FTT=1: 2x)."
 )
 ratios = queries.dedupe_ratios(db_path, filters)
-if ratios.is_empty():
-    ui.no_data("capacity observations", "Load vSAN capacity captures (`vsan_capacity`).")
-else:
-    ui.reconstructed_note(ratios)
+if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`vsan_capacity`)."):
     for row in queries.latest_dedupe_ratios(db_path, filters).iter_rows(named=True):
         captured = row["captured_at"]
         st.markdown(

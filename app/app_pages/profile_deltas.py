@@ -20,10 +20,7 @@ st.caption(
     "deltas are 100 × (profile − reference) / reference. Red is worse."
 )
 deltas = queries.profile_latency_deltas(db_path, filters)
-if deltas.is_empty():
-    ui.no_data("profile deltas", "They need results of several profiles on one testbed.")
-else:
-    ui.reconstructed_note(deltas)
+if ui.has_data(deltas, "profile deltas", "They need results of several profiles on one testbed."):
     left, mid, right = st.columns(3)
     testbed = left.selectbox("Testbed", sorted(deltas["testbed"].unique()))
     metric = mid.selectbox("Delta", list(METRICS), format_func=METRICS.get)

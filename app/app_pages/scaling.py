@@ -22,10 +22,7 @@ TABLE_COLUMNS = [
 ALL_WORKLOADS = "(all workloads)"
 
 data = queries.scaling_points(db_path, filters)
-if data.is_empty():
-    ui.no_data("per-node IOPS")
-else:
-    ui.reconstructed_note(data)
+if ui.has_data(data, "per-node IOPS"):
     # Scaling compares one workload across clusters (any working set: it is an axis);
     # mixing workloads hides the trend. The most widely run workloads come first.
     data = data.with_columns(

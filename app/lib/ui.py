@@ -58,6 +58,16 @@ def no_data(what: str, hint: str = "") -> None:
     st.info(f"No {what} in the warehouse for the current filters. {hint}".strip())
 
 
+def has_data(df: pl.DataFrame, what: str, hint: str = "") -> bool:
+    """Whether a page section has rows to draw: "no data" when it has none, else the
+    reconstructed-data note when some of its testbeds come from the reference dataset."""
+    if df.is_empty():
+        no_data(what, hint)
+        return False
+    reconstructed_note(df)
+    return True
+
+
 def download_csv(df: pl.DataFrame, name: str, *, key: str | None = None) -> None:
     st.download_button(
         "Download CSV",

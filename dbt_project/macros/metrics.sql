@@ -31,6 +31,26 @@
     )
 {%- endmacro %}
 
+{% macro iops_split_by_read_pct(iops, read_pct) -%}
+    {#- IOPS summed over outputs that print one IOPS figure and their read
+        share (a Vdbench or HCIBench VM's report), and its read and write
+        parts: each output's IOPS times its read (write) percentage. -#}
+    sum({{ iops }}) as iops,
+    sum({{ iops }} * {{ read_pct }} / 100.0) as read_iops,
+    sum({{ iops }} * (100.0 - {{ read_pct }}) / 100.0) as write_iops
+{%- endmacro %}
+
+{% macro summed_outputs(relation, output_id, latency, weight) -%}
+    {#- A result's outputs (fio jobs, Vdbench reports) over one interval:
+        how many reported, IOPS and MB/s summed, the mean latency weighted
+        by I/O (`weight`: I/O count or rate). -#}
+    count(distinct {{ relation }}.{{ output_id }}) as output_count,
+    sum({{ relation }}.iops) as iops,
+    sum({{ relation }}.throughput_mb_s) as throughput_mb_s,
+    {{ weighted_mean(relation ~ '.' ~ latency, relation ~ '.' ~ weight) }}
+    as avg_latency_ms
+{%- endmacro %}
+
 {% macro agreed_value(column_name) -%}
     {#- The one value the rows of a group share; NULL when they disagree (a
         result mixing workloads has no single block size). -#}

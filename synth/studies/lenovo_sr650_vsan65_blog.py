@@ -131,13 +131,8 @@ def _case(folder: Path, profile: str, index: int) -> list[Path]:
     vsan = hcibench_case.vsan_cfg(
         hcibench_case.VsanConfig(
             hosts=HOSTS,
-            disk_groups_per_host=2,
             total_cache_disk_size_gb=8000,  # 10 x 800 GB
-            capacity_disks_per_disk_group=3,
             space_efficiency="Deduplication/Compression" if policy["dedupe"] else "None",
-            fault_tolerance="RAID-1(Mirroring)-Performance",
-            ftt=1,
-            checksum_disabled=False,
             capacity_gb=104_790,  # 30 x 3.84 TB in GiB
             free_space_gb=104_790 - 4_100 - 11 * index,
         )

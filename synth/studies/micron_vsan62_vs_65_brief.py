@@ -92,13 +92,7 @@ def _case(folder: Path, version: str, working_set: str, read_pct: int, index: in
     vsan = hcibench_case.vsan_cfg(
         hcibench_case.VsanConfig(
             hosts=HOSTS,
-            disk_groups_per_host=2,
             total_cache_disk_size_gb=6400,
-            capacity_disks_per_disk_group=3,
-            space_efficiency="None",
-            fault_tolerance="RAID-1(Mirroring)-Performance",
-            ftt=1,
-            checksum_disabled=False,
             capacity_gb=83_820,
             free_space_gb=83_820 - 1_500 - 29 * index,
         )

@@ -231,7 +231,6 @@ def _vsan(profile: str, case_index: int) -> str:
     p = POLICIES[profile]
     config = hcibench_case.VsanConfig(
         hosts=HOSTS,
-        disk_groups_per_host=2,
         total_cache_disk_size_gb=7680,  # 2 x 960 GB per host
         capacity_disks_per_disk_group=4,
         space_efficiency="Deduplication/Compression" if p["dedupe"] else "None",

@@ -21,6 +21,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from tests.conftest import marts_warehouse
+
 REPO = Path(__file__).resolve().parents[2]
 REAL_LOAD_ARGS = ("tests/fixtures/hcibench/results",)
 
@@ -82,11 +84,7 @@ def warehouse(real_warehouse: Path) -> Path:
 @pytest.fixture(scope="session")
 def empty_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A warehouse with an empty `marts` schema: every page must say "no data", not fail."""
-    path = tmp_path_factory.mktemp("app_empty") / "warehouse.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute("create schema marts")
-    con.close()
-    return path
+    return marts_warehouse(tmp_path_factory.mktemp("app_empty") / "warehouse.duckdb")
 
 
 @pytest.fixture()

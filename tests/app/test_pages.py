@@ -12,21 +12,13 @@ import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.lib.navigation import PAGE_FILES
 from tests.app.conftest import query
 from tests.reliability._gate import failed_gate_warehouse
 from warehouse import read_validation_report
 
 APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
-PAGES = [
-    "app_pages/ra_comparison.py",
-    "app_pages/profile_deltas.py",
-    "app_pages/transport.py",
-    "app_pages/capacity.py",
-    "app_pages/scaling.py",
-    "app_pages/run_explorer.py",
-    "app_pages/sql_console.py",
-    "app_pages/data_quality.py",
-]
+PAGES = list(PAGE_FILES)
 
 
 def open_page(page: str, timeout: float = 30) -> AppTest:

@@ -1,4 +1,5 @@
-"""The SQL console refuses everything but one read-only SELECT, and enforces its limits.
+"""The SQL console enforces its limits (the refused statements are
+tests/reliability/test_sql_console_probes.py's).
 
 Queries run in a child process: the tests check that the time, memory, row, byte and cell caps
 hold there, that a runaway query's process is really ended, and that analyst SQL still runs."""
@@ -6,13 +7,11 @@ hold there, that a runaway query's process is really ended, and that analyst SQL
 from __future__ import annotations
 
 import os
-import re
 import resource
 import threading
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 
 import warehouse as wh
@@ -20,37 +19,15 @@ from app.lib import console_pool, sql_console
 from app.lib.console_worker import Outcome, Request
 from app.lib.sql_console import QueryRejected, run_query
 from tests.app.conftest import query
+from tests.conftest import ONE_TABLE, marts_warehouse
 
-PROBES = [
-    pytest.param("attach '/tmp/other.duckdb' as other", "starts with 'attach'", id="attach"),
-    pytest.param("copy marts.fct_workload_results to '/tmp/out.csv'", "'copy'", id="copy-to"),
-    pytest.param("select * from read_csv('/etc/passwd')", "read_csv", id="read_csv"),
-    pytest.param("select * from read_parquet('/tmp/*.parquet')", "read_parquet", id="parquet"),
-    pytest.param("select * from glob('/etc/*')", "glob", id="glob"),
-    pytest.param("select * from '/etc/passwd'", "FROM '<path>'", id="from-string"),
-    pytest.param("install httpfs", "'install'", id="install"),
-    pytest.param("load httpfs", "'load'", id="load"),
-    pytest.param("set enable_external_access = true", "'set'", id="set"),
-    pytest.param("pragma version", "'pragma'", id="pragma"),
-    pytest.param("create table marts.x as select 1", "'create'", id="create"),
-    pytest.param("with a as (select 1) insert into t select * from a", "INSERT", id="cte-insert"),
-    pytest.param("select 1; drop table marts.dedupe_ratios", "2 given", id="two-statements"),
-    pytest.param("/* select */ detach warehouse", "'detach'", id="comment-hides-keyword"),
-    pytest.param("", "empty", id="empty"),
-    pytest.param("select from where", "does not parse", id="syntax-error"),
-    pytest.param("select * from raw.hcibench_settings", "table raw.hcibench_settings", id="raw"),
-]
 RUNAWAY = "select levenshtein(repeat('a', 150000), repeat('b', 150000)) as d"
 
 
 @pytest.fixture(scope="module")
 def small_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A one-table warehouse for the limit tests, which need no real marts."""
-    path = tmp_path_factory.mktemp("console_limits") / "w.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute("create schema marts; create table marts.t as select 1 as a")
-    con.close()
-    return path
+    return marts_warehouse(tmp_path_factory.mktemp("console_limits") / "w.duckdb", ONE_TABLE)
 
 
 def _console_children() -> list[int]:
@@ -68,12 +45,6 @@ def _console_children() -> list[int]:
         if ppid == os.getpid() and b"app.lib.console_worker" in cmdline:
             found.append(int(entry.name))
     return found
-
-
-@pytest.mark.parametrize(("sql", "reason"), PROBES)
-def test_probe_is_refused(warehouse: Path, sql: str, reason: str) -> None:
-    with pytest.raises(QueryRejected, match="(?i)" + re.escape(reason)):
-        run_query(warehouse, sql)
 
 
 def test_console_connection_has_external_access_off(warehouse: Path) -> None:

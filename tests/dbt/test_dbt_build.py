@@ -3,6 +3,9 @@ checked against numbers read from the sample files by hand."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import SAMPLES
@@ -11,103 +14,23 @@ pytestmark = pytest.mark.slow
 
 CLIENT_SERVER = SAMPLES / "fio" / "pbench__fio-3.7__client_server_2hosts__fio-result.txt"
 JSONPLUS = SAMPLES / "fio" / "generated-locally" / "fio-3.33__jsonplus-latpct-group.json"
-CONTRACT_MARTS = {
-    "fct_workload_results": [
-        "result_id",
-        "testbed",
-        "profile",
-        "transport",
-        "vsan_version",
-        "working_set",
-        "nodes",
-        "vm_count",
-        "read_pct",
-        "random_pct",
-        "block_size_bytes",
-        "outstanding_io",
-        "started_at",
-        "ended_at",
-        "iops",
-        "read_iops",
-        "write_iops",
-        "throughput_mb_s",
-        "avg_latency_ms",
-        "read_latency_ms",
-        "write_latency_ms",
-        "p95_latency_ms",
-        "p99_latency_ms",
-        "cpu_util_pct",
-        "source_tool",
-        "p95_latency_source",
-    ],
-    "per_node_iops": [
-        "result_id",
-        "testbed",
-        "nodes",
-        "iops",
-        "iops_per_node",
-        "host_iops_min",
-        "host_iops_max",
-        "host_imbalance_pct",
-    ],
-    "profile_latency_deltas": [
-        "profile",
-        "baseline_profile",
-        "previous_profile",
-        "iops",
-        "avg_latency_ms",
-        "iops_vs_baseline_pct",
-        "latency_vs_baseline_pct",
-        "iops_vs_previous_pct",
-        "latency_vs_previous_pct",
-    ],
-    "config_deltas": [
-        "dimension",
-        "from_value",
-        "to_value",
-        "iops_delta_pct",
-        "avg_latency_delta_pct",
-        "p95_latency_delta_pct",
-        "cpu_delta_pct",
-    ],
-    "dedupe_ratios": [
-        "testbed",
-        "captured_at",
-        "logical_used_bytes",
-        "physical_used_bytes",
-        "dedupe_compression_ratio",
-        "ftm",
-        "ftt",
-        "capacity_multiplier",
-        "usable_to_raw_ratio",
-    ],
-    "transport_cpu_efficiency": [
-        "tcp_iops",
-        "rdma_iops",
-        "tcp_cpu_util_pct",
-        "rdma_cpu_util_pct",
-        "tcp_iops_per_cpu_pct",
-        "rdma_iops_per_cpu_pct",
-        "rdma_efficiency_gain_pct",
-        "tcp_throughput_mb_s",
-        "rdma_throughput_mb_s",
-        "tcp_mb_s_per_cpu_pct",
-        "rdma_mb_s_per_cpu_pct",
-        "rdma_throughput_efficiency_gain_pct",
-    ],
-    "published_results": [
-        "source_document",
-        "table_or_figure",
-        "testbed",
-        "metric",
-        "value",
-        "unit",
-        "note",
-    ],
-    "dim_testbeds": ["testbed_id", "testbed"],
-    "dim_hosts": ["host_id", "host_name"],
-    "dim_workloads": ["workload_id", "read_pct", "random_pct", "block_size_bytes"],
-}
+CONTRACT = Path(__file__).resolve().parents[2] / "docs" / "CONTRACT.md"
+
+
+def contract_marts() -> dict[str, list[str]]:
+    """The required columns of each mart, read from the table in docs/CONTRACT.md section 3,
+    so the contract is written once and this test can never drift from it."""
+    marts: dict[str, list[str]] = {}
+    for line in CONTRACT.read_text().splitlines():
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        if len(cells) == 3 and cells[0].startswith("`marts."):
+            # A parenthesis explains a column (e.g. the values it takes): not a column itself.
+            columns = re.sub(r"\([^)]*\)", "", cells[2])
+            marts[cells[0].strip("`").removeprefix("marts.")] = re.findall(r"`(\w+)`", columns)
+    return marts
+
+
+CONTRACT_MARTS = contract_marts()
 
 
 def _result_of(warehouse, path) -> tuple:

@@ -18,7 +18,7 @@ from ingest.__main__ import main
 from ingest.outcomes import Outcome, Status
 from ingest.parsers import vdbench
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
-from tests.conftest import FIXTURES, SAMPLES
+from tests.conftest import HCIB28_VDB_STDOUT, POWERCLI_CSV, SAMPLES
 from tests.ingest.conftest import parse_bytes
 
 FIO = SAMPLES / "fio"
@@ -275,15 +275,7 @@ def test_identical_copies_in_two_hcibench_cases_load_once_per_case(db, tmp_path)
 
 
 # --- Nothing silent: files with no result, and notes that say data was dropped ------------
-VDB_STDOUT = (
-    FIXTURES
-    / "hcibench"
-    / "results"
-    / "hcib28"
-    / "vdb-2vmdk-100ws-4k-100rdpct-100randompct-4threads-1700200000"
-    / "hci-vdb-datastore-2004-0-1.txt"
-)
-POWERCLI_CSV = FIXTURES / "vsan_perfsvc" / "valid" / "get-vsanstat_export.csv"
+VDB_STDOUT = HCIB28_VDB_STDOUT
 
 
 def _cut_mid_interval(tmp_path: Path) -> Path:

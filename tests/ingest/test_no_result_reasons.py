@@ -11,20 +11,12 @@ import re
 from pathlib import Path
 
 from ingest.parsers import hcibench, vdbench, vsan_observer, vsan_perfsvc
-from tests.conftest import FIXTURES, SAMPLES
+from tests.conftest import FIXTURES, HCIB28_VDB_STDOUT, POWERCLI_CSV, SAMPLES
 from tests.ingest.conftest import parse_bytes, parse_file
 
 VDB = SAMPLES / "vdbench"
 LOGFILE = VDB / "masakioui_vdb_oceanstor__vdbench50407_linux_version_line__logfile.html"
-HCIB_STDOUT = (
-    FIXTURES
-    / "hcibench"
-    / "results"
-    / "hcib28"
-    / "vdb-2vmdk-100ws-4k-100rdpct-100randompct-4threads-1700200000"
-    / "hci-vdb-datastore-2004-0-1.txt"
-)
-POWERCLI_CSV = FIXTURES / "vsan_perfsvc" / "valid" / "get-vsanstat_export.csv"
+HCIB_STDOUT = HCIB28_VDB_STDOUT
 OBSERVER_CAPTURE = FIXTURES / "vsan_observer" / "valid" / "observer.json"
 
 

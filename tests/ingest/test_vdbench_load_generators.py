@@ -13,21 +13,14 @@ from pathlib import Path
 import pytest
 
 from ingest.parsers import vdbench
-from tests.conftest import FIXTURES, SAMPLES
+from tests.conftest import HCIB28_VDB_STDOUT, SAMPLES
 from tests.ingest.conftest import cases, parse_bytes, parse_file
 
 VDB = SAMPLES / "vdbench"
 V50401 = "TheOtherOtherOperation_vdbconvert__vdbench50401_"
 OCEAN = "masakioui_vdb_oceanstor__vdbench50407_"
 TIGER = "tiger7z_vdbench_for_mac_m1__vdbench50407_"
-HCIB_STDOUT = (
-    FIXTURES
-    / "hcibench"
-    / "results"
-    / "hcib28"
-    / "vdb-2vmdk-100ws-4k-100rdpct-100randompct-4threads-1700200000"
-    / "hci-vdb-datastore-2004-0-1.txt"
-)
+HCIB_STDOUT = HCIB28_VDB_STDOUT
 
 
 def declared_hosts(parmfile: str) -> int:

@@ -53,6 +53,23 @@ def _tar_member(name: str, data: bytes = b"", **attrs) -> tuple[tarfile.TarInfo,
     return info, io.BytesIO(data)
 
 
+def _zeros_archive(target: Path | io.BytesIO, members: int, mode: str = "zip") -> None:
+    """An archive of `members` members m00.json, m01.json... of 16 MiB zeros each, compressed
+    at the fastest level: mode "zip", "w:gz" (tar.gz) or "w" (plain tar)."""
+    zeros = bytes(16 * MB)
+    names = [f"m{i:02}.json" for i in range(members)]
+    if mode == "zip":
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+            for name in names:
+                zf.writestr(name, zeros)
+        return
+    where = {"fileobj": target} if isinstance(target, io.BytesIO) else {"name": target}
+    level = {"compresslevel": 1} if mode == "w:gz" else {}
+    with tarfile.open(mode=mode, **where, **level) as tar:
+        for name in names:
+            tar.addfile(*_tar_member(name, zeros))
+
+
 def test_tar_escapes_and_links_are_refused(tmp_path: Path) -> None:
     archive = tmp_path / "hostile.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
@@ -159,10 +176,7 @@ def test_single_member_bomb_in_zip_or_tgz_is_refused(tmp_path: Path, suffix: str
 def test_tar_bomb_of_many_members_stops_at_the_archive_budget(tmp_path: Path) -> None:
     # GIVEN a tar.gz of 24 members of 16 MiB zeros each (384 MiB inflated, ~400 KB on disk)
     bomb = tmp_path / "bomb.tgz"
-    zeros = bytes(16 * MB)
-    with tarfile.open(bomb, "w:gz", compresslevel=1) as tar:
-        for i in range(24):
-            tar.addfile(*_tar_member(f"m{i:02}.json", zeros))
+    _zeros_archive(bomb, 24, "w:gz")
     # WHEN the archive may expand to 128 MiB in total
     result = _expand(bomb, archive_bytes=128 * MB)
     # THEN the first 8 members fit, the other 16 are refused, and memory stayed bounded
@@ -178,10 +192,7 @@ def test_tar_bomb_of_many_members_stops_at_the_archive_budget(tmp_path: Path) ->
 
 def test_zip_bomb_stops_at_the_archive_budget(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.zip"
-    zeros = bytes(16 * MB)
-    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-        for i in range(12):
-            zf.writestr(f"m{i:02}.json", zeros)
+    _zeros_archive(bomb, 12)
     assert bomb.stat().st_size < 2 * MB
     result = _expand(bomb, archive_bytes=64 * MB, file_bytes=32 * MB)
     assert len(result["members"]) == 4
@@ -215,11 +226,8 @@ def test_gzip_that_is_not_gzip_is_refused(tmp_path: Path) -> None:
 
 def test_one_budget_for_every_archive_of_the_load(tmp_path: Path) -> None:
     # GIVEN two tar.gz of 6 members of 16 MiB zeros each (2 x 96 MiB inflated)
-    zeros = bytes(16 * MB)
     for name in ("a.tgz", "b.tgz"):
-        with tarfile.open(tmp_path / name, "w:gz", compresslevel=1) as tar:
-            for i in range(6):
-                tar.addfile(*_tar_member(f"m{i:02}.json", zeros))
+        _zeros_archive(tmp_path / name, 6, "w:gz")
     # WHEN both are walked in one load that may expand 128 MiB in total
     result = _expand(tmp_path / "a.tgz", tmp_path / "b.tgz", archive_bytes=128 * MB)
     # THEN the budget is shared: 8 members fit (6 of a, 2 of b), not 6 + 6
@@ -236,14 +244,11 @@ def test_one_budget_for_every_archive_of_the_load(tmp_path: Path) -> None:
 def test_nested_archive_is_spooled_not_held(tmp_path: Path) -> None:
     # GIVEN a zip holding a tar holding 12 members of 16 MiB zeros (192 MiB)
     inner = io.BytesIO()
-    zeros = bytes(16 * MB)
-    with tarfile.open(fileobj=inner, mode="w") as tar:
-        for i in range(12):
-            tar.addfile(*_tar_member(f"m{i:02}.json", zeros))
+    _zeros_archive(inner, 12, "w")
     outer = tmp_path / "outer.zip"
     with zipfile.ZipFile(outer, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         zf.writestr("inner.tar", inner.getvalue())
-    del inner, zeros
+    del inner
     # WHEN walked, each member read once and dropped, as the loader does
     result = _expand(outer)
     # THEN every member is read, holding about one member, not the 192 MiB inner archive
@@ -255,11 +260,7 @@ def test_load_memory_is_bounded_by_one_member_not_the_archive(tmp_path: Path) ->
     # GIVEN a zip of 24 members of 16 MiB each (384 MiB inflated, each under the ratio check's
     # 64 MiB grace: the issue's 40 x 60 MiB zip, scaled down)
     archive = tmp_path / "many.zip"
-    zeros = bytes(16 * MB)
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
-        for i in range(24):
-            zf.writestr(f"m{i:02}.json", zeros)
-    del zeros
+    _zeros_archive(archive, 24)
     empty = tmp_path / "empty"
     empty.mkdir()
     # WHEN loaded by the command, against the peak RSS of an empty load

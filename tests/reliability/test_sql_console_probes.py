@@ -1,7 +1,7 @@
-"""SQL console probes that tests/app/test_sql_console.py does not try yet (that file covers
-ATTACH, COPY TO, read_csv/read_parquet/glob, FROM '<file>', INSTALL/LOAD, SET, PRAGMA, DDL,
-CTE-wrapped INSERT, two statements, DETACH, empty input, the time, row, byte and cell limits).
-Every probe must be refused before it runs, and leave no file behind.
+"""Every SQL console probe (ATTACH, COPY, read_csv/read_parquet/glob, FROM '<file>',
+INSTALL/LOAD, SET, PRAGMA, DDL, CTE-wrapped INSERT, two statements, DETACH, empty input, and
+those below) must be refused before it runs, and leave no file behind; the time, row, byte and
+cell limits are tests/app/test_sql_console.py's.
 
 The console allow-lists (app/lib/sql_policy.py): the probes below are the spellings a
 block-list missed (quoted names, views read without parentheses, CTEs that shadow a system
@@ -13,13 +13,31 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from app.lib.sql_console import QueryRejected, run_query
 from app.lib.sql_policy import allowed_functions
+from tests.conftest import ONE_TABLE, marts_warehouse
 
 PROBES = [
+    # Statements other than one SELECT, files, extensions, settings, other schemas.
+    pytest.param("attach '/tmp/other.duckdb' as other", "starts with 'attach'", id="attach"),
+    pytest.param("copy marts.fct_workload_results to '/tmp/out.csv'", "'copy'", id="copy-to"),
+    pytest.param("select * from read_csv('/etc/passwd')", "read_csv", id="read_csv"),
+    pytest.param("select * from read_parquet('/tmp/*.parquet')", "read_parquet", id="parquet"),
+    pytest.param("select * from glob('/etc/*')", "glob", id="glob"),
+    pytest.param("select * from '/etc/passwd'", "FROM '<path>'", id="from-string"),
+    pytest.param("install httpfs", "'install'", id="install"),
+    pytest.param("load httpfs", "'load'", id="load"),
+    pytest.param("set enable_external_access = true", "'set'", id="set"),
+    pytest.param("pragma version", "'pragma'", id="pragma"),
+    pytest.param("create table marts.x as select 1", "'create'", id="create"),
+    pytest.param("with a as (select 1) insert into t select * from a", "INSERT", id="cte-insert"),
+    pytest.param("select 1; drop table marts.dedupe_ratios", "2 given", id="two-statements"),
+    pytest.param("/* select */ detach warehouse", "'detach'", id="comment-hides-keyword"),
+    pytest.param("", "empty", id="empty"),
+    pytest.param("select from where", "does not parse", id="syntax-error"),
+    pytest.param("select * from raw.hcibench_settings", "table raw.hcibench_settings", id="raw"),
     pytest.param("export database '/tmp/console_export'", "'export'", id="export-database"),
     pytest.param("import database '/tmp/console_export'", "'import'", id="import-database"),
     pytest.param("copy marts.t from '/etc/hosts'", "'copy'", id="copy-from"),
@@ -130,11 +148,7 @@ PROBES = [
 
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("console") / "w.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute("create schema marts; create table marts.t as select 1 as a")
-    con.close()
-    return path
+    return marts_warehouse(tmp_path_factory.mktemp("console") / "w.duckdb", ONE_TABLE)
 
 
 @pytest.mark.parametrize(("sql", "reason"), PROBES)

@@ -16,13 +16,10 @@ from synth import fio_json, hcibench_case, vdbench_text
 RESOURCE = hcibench_case.ResourceUsage(41.07, 30.12, 6.35)
 VSAN = hcibench_case.VsanConfig(
     hosts=("h1", "h2", "h3", "h4"),
-    disk_groups_per_host=2,
     total_cache_disk_size_gb=7680,
     capacity_disks_per_disk_group=4,
     space_efficiency="Deduplication/Compression",
     fault_tolerance="RAID-5/6(ErasureCoding)-Capacity",
-    ftt=1,
-    checksum_disabled=False,
     capacity_gb=111760,
     free_space_gb=100000,
 )

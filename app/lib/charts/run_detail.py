@@ -88,16 +88,20 @@ def spread_strip(df: pl.DataFrame, *, title: str = "Spread") -> go.Figure:
 
 def _lines(
     df: pl.DataFrame,
+    title: str,
+    axes: dict[str, str],
     *,
     x: str,
     y: str,
     by: list[str],
     trace: type,
-    layout: dict[str, object],
     **style: object,
 ) -> go.Figure:
     """One line of `y` against `x` per `by` group (named "all I/O" when there is one), in a
-    400-pixel figure with `layout` (title, axis titles and types)."""
+    400-pixel figure with `title` and `axes` (axis titles and types); the empty figure when
+    there is no row."""
+    if df.is_empty():
+        return empty_figure(title)
     line_style = dict(style.pop("line", {}))  # type: ignore[call-overload]
     fig = go.Figure()
     for i, (name, part) in enumerate(traces(df, by)):
@@ -111,51 +115,36 @@ def _lines(
                 **style,
             )
         )
-    fig.update_layout(template=TEMPLATE, height=400, **layout)
+    fig.update_layout(template=TEMPLATE, height=400, title=title, **axes)
     return fig
 
 
 def percentile_curve(df: pl.DataFrame, *, title: str = "Latency percentiles") -> go.Figure:
     """`fct_result_latency_percentiles`: completion latency against percentile, one line per
     direction; log latency axis."""
-    if df.is_empty():
-        return empty_figure(title)
     axes = {
         "xaxis_title": "Percentile (% of I/Os completed within)",
         "yaxis_title": "Latency (ms)",
         "yaxis_type": "log",
     }
     return _lines(
-        df,
-        x="percentile",
-        y="latency_ms",
-        by=["direction"],
-        trace=go.Scatter,
-        layout={"title": title, **axes},
+        df, title, axes, x="percentile", y="latency_ms", by=["direction"], trace=go.Scatter,
         mode="lines+markers",
-    )
+    )  # fmt: skip
 
 
 def latency_histogram(df: pl.DataFrame, *, title: str = "Latency histogram") -> go.Figure:
     """`fct_result_latency_histogram`: fio json+ completion-latency bins, I/Os per bin, one
     line per direction and latency kind; log latency axis."""
-    if df.is_empty():
-        return empty_figure(title)
     axes = {
         "xaxis_title": "Completion latency, bucket upper bound (ms)",
         "xaxis_type": "log",
         "yaxis_title": "Io count",
     }
     return _lines(
-        df,
-        x="bin_ms",
-        y="io_count",
-        by=["direction", "latency_kind"],
-        trace=go.Scattergl,
-        layout={"title": title, **axes},
-        mode="lines",
-        line={"shape": "hv"},
-    )
+        df, title, axes, x="bin_ms", y="io_count", by=["direction", "latency_kind"],
+        trace=go.Scattergl, mode="lines", line={"shape": "hv"},
+    )  # fmt: skip
 
 
 def time_lines(

@@ -70,9 +70,7 @@ results_aggregated as (
         min(cut_line) as summary_cut_line,
 
         -- facts
-        sum(iops) as iops,
-        sum(iops * read_pct / 100.0) as read_iops,
-        sum(iops * (100 - read_pct) / 100.0) as write_iops,
+        {{ iops_split_by_read_pct('iops', 'read_pct') }},
         sum(throughput_mb_s) as throughput_mb_s,
         cast(null as bigint) as total_ios,
         cast(null as bigint) as io_bytes,

@@ -158,9 +158,7 @@ results_aggregated as (
         -- facts: per-VM totals summed; means weighted by I/O rate (every
         -- VM of a test runs for the same interval, so IOPS weights = I/O
         -- count weights)
-        sum(iops) as iops,
-        sum(iops * read_pct / 100.0) as read_iops,
-        sum(iops * (100.0 - read_pct) / 100.0) as write_iops,
+        {{ iops_split_by_read_pct('iops', 'read_pct') }},
         sum(throughput_mb_s) as throughput_mb_s,
         cast(null as bigint) as total_ios,
         cast(null as bigint) as io_bytes,

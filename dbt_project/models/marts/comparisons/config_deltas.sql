@@ -10,6 +10,12 @@
     'ftm', 'ftt', 'checksum', 'dedupe', 'compression', 'stripe_width',
     'osr_pct',
 ] -%}
+{#- The fct_workload_results column of a label, where it is not the label's
+    name. -#}
+{%- set label_columns = {
+    'checksum': 'is_checksum', 'dedupe': 'is_dedupe',
+    'compression': 'is_compression',
+} -%}
 
 with
 
@@ -34,21 +40,11 @@ results_with_label_text as (
         avg_latency_ms,
         p95_latency_ms,
         cpu_util_pct,
-        cast(vsan_version as varchar) as vsan_version,
-        cast(architecture as varchar) as architecture,
-        cast(profile as varchar) as profile,
-        cast(ftm as varchar) as ftm,
-        cast(ftt as varchar) as ftt,
-        cast(is_checksum as varchar) as checksum,
-        cast(is_dedupe as varchar) as dedupe,
-        cast(is_compression as varchar) as compression,
-        cast(stripe_width as varchar) as stripe_width,
-        cast(osr_pct as varchar) as osr_pct,
-        cast(disk_groups as varchar) as disk_groups,
-        cast(transport as varchar) as transport,
-        cast(working_set as varchar) as working_set,
-        cast(storage as varchar) as storage,
-        cast(nodes as varchar) as nodes
+        -- every dimension as text, so that one column can hold its values
+    {%- for dimension in dimensions %}
+        cast({{ label_columns.get(dimension, dimension) }} as varchar)
+            as {{ dimension }}{{ "," if not loop.last }}
+    {%- endfor %}
 
     from fct_workload_results
 

@@ -39,13 +39,9 @@ fio_intervals_summed as (
         'fio' as source_tool,
         max(stg_fio__intervals.elapsed_end_ms) / 1000.0 as elapsed_end_s,
         max(stg_fio__intervals.interval_ms) / 1000.0 as interval_s,
-        count(distinct stg_fio__intervals.fio_job_id) as output_count,
-        sum(stg_fio__intervals.iops) as iops,
-        sum(stg_fio__intervals.throughput_mb_s) as throughput_mb_s,
-        {{ weighted_mean(
-            'stg_fio__intervals.lat_mean_ms',
-            'stg_fio__intervals.ios'
-        ) }} as avg_latency_ms
+        {{ summed_outputs(
+            'stg_fio__intervals', 'fio_job_id', 'lat_mean_ms', 'ios'
+        ) }}
 
     from stg_fio__intervals
     inner join int_result_outputs_keyed
@@ -62,13 +58,9 @@ vdbench_intervals_summed as (
         'vdbench' as source_tool,
         max(stg_vdbench__intervals.tod_ms) / 1000.0 as elapsed_end_s,
         cast(null as double) as interval_s,
-        count(distinct stg_vdbench__intervals.source_file_id) as output_count,
-        sum(stg_vdbench__intervals.iops) as iops,
-        sum(stg_vdbench__intervals.throughput_mb_s) as throughput_mb_s,
-        {{ weighted_mean(
-            'stg_vdbench__intervals.avg_latency_ms',
-            'stg_vdbench__intervals.iops'
-        ) }} as avg_latency_ms
+        {{ summed_outputs(
+            'stg_vdbench__intervals', 'source_file_id', 'avg_latency_ms', 'iops'
+        ) }}
 
     from stg_vdbench__intervals
     inner join int_result_outputs_keyed
