@@ -12,22 +12,9 @@ int_fio_directions_assigned_to_results as (
 
 ),
 
-int_host_samples_unioned as (
+int_result_host_samples as (
 
-    select * from {{ ref('int_host_samples_unioned') }}
-
-),
-
-int_workload_results_labelled as (
-
-    select * from {{ ref('int_workload_results_labelled') }}
-    where started_at is not null and ended_at is not null
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
+    select * from {{ ref('int_result_host_samples') }}
 
 ),
 
@@ -45,44 +32,17 @@ fio_client_hosts as (
 
 ),
 
-samples_joined_to_testbeds as (
-
-    select
-        int_host_samples_unioned.*,
-        stg_ingest__source_files.testbed
-
-    from int_host_samples_unioned
-    inner join stg_ingest__source_files
-        on
-            int_host_samples_unioned.source_file_id
-            = stg_ingest__source_files.source_file_id
-
-),
-
 captured_hosts as (
 
     select
-        int_workload_results_labelled.result_id,
-        samples_joined_to_testbeds.host_name,
+        result_id,
+        host_name,
         'capture' as host_origin,
-        avg(samples_joined_to_testbeds.value) filter (
-            where samples_joined_to_testbeds.metric = 'iops'
-        ) as host_iops,
-        avg(samples_joined_to_testbeds.value) filter (
-            where samples_joined_to_testbeds.metric = 'cpu_util_pct'
-        ) as host_cpu_util_pct
+        avg(value) filter (where metric = 'iops') as host_iops,
+        avg(value) filter (where metric = 'cpu_util_pct') as host_cpu_util_pct
 
-    from int_workload_results_labelled
-    inner join samples_joined_to_testbeds
-        on
-            int_workload_results_labelled.testbed
-            is not distinct from samples_joined_to_testbeds.testbed
-            and samples_joined_to_testbeds.sampled_at
-            between int_workload_results_labelled.started_at
-            and int_workload_results_labelled.ended_at
-    group by
-        int_workload_results_labelled.result_id,
-        samples_joined_to_testbeds.host_name
+    from int_result_host_samples
+    group by result_id, host_name
 
 ),
 

@@ -7,48 +7,34 @@
     no cross join, linear in the samples. -#}
 with
 
-int_host_samples_unioned as (
+int_host_samples_labelled as (
 
-    select * from {{ ref('int_host_samples_unioned') }}
+    select * from {{ ref('int_host_samples_labelled') }}
     where metric = 'cpu_util_pct'
 
 ),
 
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
-
-samples_labelled as (
+cpu_samples as (
 
     select
         -- identifiers
-        {{ hashed_key([
-            'int_host_samples_unioned.source_file_id',
-            'int_host_samples_unioned.host_name',
-            'int_host_samples_unioned.sampled_at',
-        ]) }} as host_cpu_sample_id,
-        {{ testbed_id('stg_ingest__source_files.testbed') }} as testbed_id,
-        int_host_samples_unioned.source_file_id,
+        host_sample_id as host_cpu_sample_id,
+        testbed_id,
+        source_file_id,
 
         -- dimensions
-        stg_ingest__source_files.testbed,
-        int_host_samples_unioned.host_name,
-        int_host_samples_unioned.source_tool,
+        testbed,
+        host_name,
+        source_tool,
 
         -- timestamps
-        int_host_samples_unioned.sampled_at,
+        sampled_at,
 
         -- facts
-        int_host_samples_unioned.value as cpu_util_pct
+        value as cpu_util_pct
 
-    from int_host_samples_unioned
-    inner join stg_ingest__source_files
-        on
-            int_host_samples_unioned.source_file_id
-            = stg_ingest__source_files.source_file_id
+    from int_host_samples_labelled
 
 )
 
-select * from samples_labelled
+select * from cpu_samples
