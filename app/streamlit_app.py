@@ -10,10 +10,10 @@ from __future__ import annotations
 import streamlit as st
 
 from app.lib import db, navigation, queries, ui
-from app.lib.filters import FILTER_LABELS, Filters
+from app.lib.filters import FILTER_LABELS, Filters, filter_value_label
 
 st.set_page_config(
-    page_title="vSAN performance warehouse", page_icon=":material/speed:", layout="wide"
+    page_title="vSAN performance warehouse", page_icon=navigation.APP_ICON, layout="wide"
 )
 
 PAGES = [
@@ -48,12 +48,27 @@ with st.sidebar:
     options = queries.filter_options(db_path)
     chosen = {
         name: tuple(
-            st.multiselect(label, options.get(name, []), key=f"filter_{name}", placeholder="All")
+            st.multiselect(
+                label,
+                options.get(name, []),
+                key=f"filter_{name}",
+                placeholder="All",
+                format_func=filter_value_label(name),
+            )
         )
         for name, label in FILTER_LABELS.items()
     }
-    st.caption("Empty = all. Rows without a label (the run did not say) are kept.")
-st.session_state["filters"] = Filters(**chosen)
+    keep = st.toggle(
+        "Keep rows without a value",
+        key="filter_keep_unlabelled",
+        help="A row whose run did not say a filtered label (or whose mart cannot tell) is "
+        "hidden by default; the page says how many. Switch on to show such rows too.",
+    )
+    st.caption("Empty = all. Filters apply to every chart and table, published figures too.")
+st.session_state["filters"] = Filters(**chosen, keep_unlabelled=keep)
+# The page's notice of rows the filters hid (or kept) for lack of a value, filled as the
+# page's queries report (queries._rows).
+queries.start_unlabelled_notice(st.empty())
 
 try:
     page.run()

@@ -1,8 +1,8 @@
 """Synthetic tool outputs: the inverse of `ingest`, one module per tool format.
 
 - per format: `fio_json`, `vdbench_text`, `hcibench_case`, `esxtop_csv` (and `esxtop_wide` for
-  wide benchmark captures built on it), `capacity_yaml`; `fio_results` splits a published
-  result into per-VM fio outputs;
+  wide benchmark captures built on it), `vsan_capacity` (VsanSpaceUsage JSON); `fio_results`
+  splits a published result into per-VM fio outputs;
 - `studies/`: the five reference studies, their numbers read from the seed by `published`;
   `dataset.write_reference_dataset` writes them all (`python -m synth reference DIR`);
 - `fixtures/`: the makers of the committed test fixtures (`python -m synth fixtures`).

@@ -5,8 +5,10 @@ in every worker VM (FORMATS.md 2.2), so each `<vm>.json` is a concatenation
 of cumulative status dumps whose last one has `eta == 0`. This module writes
 exactly that shape, with chosen totals: the final dump's IOPS, bytes and
 I/O-weighted mean latencies are the numbers asked for (to the precision fio
-prints), and the intermediate dumps grow towards them, so a reader that
-differences the dumps gets a plausible per-interval time series.
+prints), and the intermediate dumps grow towards them along a seeded rate
+profile (a ramp-up, then AR(1)-correlated noise; latency by Little's law), so
+a reader that differences the dumps gets a realistic per-interval series for
+the steady-state analysis (fct_result_steady_state).
 
 Used by the reference-dataset generator and by the benchmarks; the keys and
 their order follow fio 3.33's `stat.c` JSON writer.
@@ -101,10 +103,16 @@ def _stat(values: tuple[float, float, float, float], n: int) -> dict:
 
 
 def _direction(
-    target: DirectionTarget, fraction: float, runtime_ms: int, bs: int, with_pct: bool
+    target: DirectionTarget, progress: Progress | None, runtime_ms: int, bs: int, with_pct: bool
 ) -> dict:
-    ios = round(target.total_ios * fraction) if fraction < 1 else target.total_ios
-    elapsed = max(1, round(runtime_ms * fraction))
+    """One direction of one dump: the run's totals at its end (`progress` None), else the
+    running totals at `progress` (its I/O share, elapsed time and cumulative mean latency)."""
+    if progress is None:
+        ios, elapsed, mean = target.total_ios, max(1, runtime_ms), target.mean_latency_ns
+    else:
+        ios = round(target.total_ios * progress.io_fraction)
+        elapsed = max(1, progress.elapsed_ms)
+        mean = target.mean_latency_ns * progress.latency_factor
     io_bytes = ios * bs
     if ios == 0:
         zero = {"min": 0, "max": 0, "mean": 0.0, "stddev": 0.0, "N": 0}
@@ -133,7 +141,6 @@ def _direction(
             "iops_stddev": 0.0,
             "iops_samples": 0,
         }
-    mean = target.mean_latency_ns
     sd = mean * math.sqrt(math.exp(target.sigma**2) - 1)
     quantiles = lognormal_quantiles(mean, target.sigma)
     slat = (1000.0, 20000.0, 2500.0, 900.0)
@@ -173,8 +180,8 @@ def _direction(
     }
 
 
-def _job(spec: JobSpec, fraction: float, eta: int, elapsed_s: int) -> dict:
-    runtime = max(1, round(spec.runtime_ms * fraction))
+def _job(spec: JobSpec, progress: Progress | None, eta: int, elapsed_s: int) -> dict:
+    runtime = spec.runtime_ms if progress is None else max(1, progress.elapsed_ms)
     options = {
         "rw": spec.rw,
         "bs": f"{spec.block_size_bytes // 1024}k",
@@ -182,7 +189,7 @@ def _job(spec: JobSpec, fraction: float, eta: int, elapsed_s: int) -> dict:
     }
     if spec.rwmixread is not None:
         options["rwmixread"] = str(spec.rwmixread)
-    trim = _direction(DirectionTarget(0, 1.0), 1.0, runtime, spec.block_size_bytes, False)
+    trim = _direction(DirectionTarget(0, 1.0), None, runtime, spec.block_size_bytes, False)
     return {
         "jobname": spec.jobname,
         "groupid": 0,
@@ -190,8 +197,8 @@ def _job(spec: JobSpec, fraction: float, eta: int, elapsed_s: int) -> dict:
         "eta": eta,
         "elapsed": elapsed_s,
         "job options": options,
-        "read": _direction(spec.read, fraction, spec.runtime_ms, spec.block_size_bytes, True),
-        "write": _direction(spec.write, fraction, spec.runtime_ms, spec.block_size_bytes, True),
+        "read": _direction(spec.read, progress, spec.runtime_ms, spec.block_size_bytes, True),
+        "write": _direction(spec.write, progress, spec.runtime_ms, spec.block_size_bytes, True),
         "trim": trim,
         "sync": {
             "total_ios": 0,
@@ -219,6 +226,72 @@ def _job(spec: JobSpec, fraction: float, eta: int, elapsed_s: int) -> dict:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a run stands at one intermediate status dump."""
+
+    elapsed_ms: int
+    io_fraction: float  # share of the run's I/O done so far (0-1)
+    latency_factor: float  # cumulative mean latency / the run's mean latency
+
+
+@dataclass(frozen=True, slots=True)
+class RateNoise:
+    """How a run's I/O rate moves from interval to interval (relative to its mean).
+
+    A ramp-up (caches and queues filling: the rate starts `ramp_depth` below the plateau and
+    closes the gap with time constant `ramp_tau_s`) times AR(1) noise: e_i = phi e_(i-1) +
+    sqrt(1 - phi^2) sigma z_i, z_i standard normal, so neighbouring intervals move together
+    (what makes plain per-interval statistics overconfident) and the marginal spread is
+    `sigma`. Defaults: a few percent, as a flash cluster's 5 s HCIBench intervals show."""
+
+    ramp_depth: float = 0.25
+    ramp_tau_s: float = 3.0
+    phi: float = 0.6
+    sigma: float = 0.02
+
+
+def rate_profile(
+    interval_ends_ms: list[int], rng: random.Random, noise: RateNoise = RateNoise()
+) -> list[float]:
+    """Relative I/O rate (> 0) of each interval ending at `interval_ends_ms` (the first starts
+    at 0): the ramp-up at the interval's middle times the AR(1) noise."""
+    rates, e, start = [], 0.0, 0
+    innovation = math.sqrt(1 - noise.phi**2) * noise.sigma
+    for index, end in enumerate(interval_ends_ms):
+        z = rng.gauss(0.0, 1.0)
+        e = rng.gauss(0.0, noise.sigma) if index == 0 else noise.phi * e + innovation * z
+        middle_s = (start + end) / 2000
+        ramp = 1 - noise.ramp_depth * math.exp(-middle_s / noise.ramp_tau_s)
+        rates.append(max(0.05, ramp * (1 + e)))
+        start = end
+    return rates
+
+
+def dump_times_ms(runtime_ms: int, interval_s: int, rng: random.Random) -> list[int]:
+    """When fio writes its status dumps: every `interval_s` (a few ms late, as a real helper
+    thread is), the last one at the end of the run."""
+    step = interval_s * 1000
+    times = [k * step + rng.randint(0, 25) for k in range(1, runtime_ms // step + 1)]
+    return [t for t in times if t < runtime_ms - step // 10] + [runtime_ms]
+
+
+def _progress(ends_ms: list[int], rates: list[float]) -> list[Progress]:
+    """Running totals at each dump but the last. Latency follows Little's law at a fixed
+    queue depth (latency = depth / rate), so the I/O-weighted mean latency of an interval is
+    k / rate and the cumulative mean at t is k t / N(t); k makes the run's mean exact."""
+    done, start, cumulative = 0.0, 0, []
+    for end, rate in zip(ends_ms, rates, strict=True):
+        done += rate * (end - start)
+        cumulative.append(done)
+        start = end
+    total, runtime = cumulative[-1], ends_ms[-1]
+    return [
+        Progress(end, io / total, (end / runtime) / (io / total))
+        for end, io in zip(ends_ms[:-1], cumulative[:-1], strict=True)
+    ]
+
+
 def status_interval_output(
     jobs: list[JobSpec],
     *,
@@ -226,21 +299,27 @@ def status_interval_output(
     interval_s: int = 5,
     global_options: dict[str, str] | None = None,
     seed: int = 0,
+    shared_rates: list[float] | None = None,
 ) -> str:
     """The concatenated JSON status dumps of one fio run, final dump last.
 
-    Every intermediate dump reports the running totals at its time, with a
-    small seeded jitter so per-interval rates vary like a real run's.
-    """
+    The final dump reports the jobs' targets exactly. The intermediate ones report the
+    running totals of a seeded rate profile (`rate_profile`: ramp-up and AR(1) noise); a
+    result of several VMs passes the cluster's `shared_rates` (one per dump, from
+    `rate_profile` over the same `dump_times_ms`), and each VM adds 1 % of its own noise."""
     rng = random.Random(seed)
     runtime_ms = max(job.runtime_ms for job in jobs)
-    steps = max(1, runtime_ms // (interval_s * 1000))
-    fractions = sorted({min(1.0, (i + rng.uniform(-0.02, 0.02)) / steps) for i in range(1, steps)})
-    fractions = [f for f in fractions if 0 < f < 1] + [1.0]
+    ends = dump_times_ms(runtime_ms, interval_s, rng)
+    if shared_rates is None:
+        rates = rate_profile(ends, rng)
+    else:
+        if len(shared_rates) != len(ends):
+            raise ValueError(f"{len(shared_rates)} shared rates for {len(ends)} dumps")
+        rates = [r * (1 + rng.gauss(0.0, 0.01)) for r in shared_rates]
+    steps: list[Progress | None] = [*_progress(ends, rates), None]
     documents = []
-    for index, fraction in enumerate(fractions):
-        final = index == len(fractions) - 1
-        elapsed_s = round(runtime_ms * fraction / 1000)
+    for end_ms, progress in zip(ends, steps, strict=True):
+        fraction = end_ms / runtime_ms
         document = {
             "fio version": FIO_VERSION,
             "timestamp": ended_at_epoch_s - int((1 - fraction) * runtime_ms / 1000),
@@ -254,7 +333,10 @@ def status_interval_output(
                 "lat_percentiles": "1",
                 **(global_options or {}),
             },
-            "jobs": [_job(j, fraction, 0 if final else ETA_RUNNING, elapsed_s) for j in jobs],
+            "jobs": [
+                _job(j, progress, ETA_RUNNING if progress else 0, round(end_ms / 1000))
+                for j in jobs
+            ],
         }
         documents.append(json.dumps(document, indent=2, separators=(",", " : ")))
     return "\n".join(documents) + "\n"

@@ -12,14 +12,16 @@ read resp, write resp, resp max, resp stddev, queue depth, cpu% sys+u, cpu% sys;
 `50407` = the same with `read max` and `write max` instead of `resp max`.
 
 The totals line prints exactly the numbers asked for (`VdbenchTotals`, rounded the way Vdbench
-prints them: rate 2 decimals, MB/sec 2, resp 3); the interval lines scatter around them with a
-seeded, zero-sum jitter so that their mean is the total to the printed precision. Pure functions:
+prints them: rate 2 decimals, MB/sec 2, resp 3); the interval lines move around them with
+seeded AR(1) noise and a ramp-up in the warm-up (`interval_rate_factors`), the measured
+intervals' rates averaging to the total to the printed precision. Pure functions:
 no clock, no randomness that is not seeded by the caller.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 from dataclasses import dataclass
 
@@ -103,13 +105,34 @@ def _values(t: VdbenchTotals, layout: str) -> list[str]:
     return values
 
 
-def _jitter(count: int, spread: float, rng: random.Random) -> list[float]:
-    """`count` factors around 1 whose mean is exactly 1 (pairs of +e/-e, shuffled)."""
-    halves = [rng.uniform(0, spread) for _ in range(count // 2)]
-    factors = [1 + e for e in halves] + [1 - e for e in halves]
-    if count % 2:
-        factors.append(1.0)
-    rng.shuffle(factors)
+def interval_rate_factors(
+    warm: int,
+    measured: int,
+    interval_s: int,
+    rng: random.Random,
+    *,
+    phi: float = 0.6,
+    sigma: float = 0.02,
+    ramp_depth: float = 0.25,
+    ramp_tau_s: float = 10.0,
+) -> list[float]:
+    """Rate of each interval line relative to the `avg_` line: AR(1) noise (e_i = phi e_(i-1)
+    + sqrt(1 - phi^2) sigma z_i: neighbouring intervals move together, as real ones do), the
+    warm-up intervals also ramping up (`ramp_depth` below the plateau at the start, time
+    constant `ramp_tau_s`). The measured intervals' noise is centred, so their factors
+    average exactly 1 and the interval lines average to the totals (to print precision)."""
+    noise, e = [], rng.gauss(0.0, sigma)
+    for _ in range(warm + measured):
+        noise.append(e)
+        e = phi * e + (1 - phi**2) ** 0.5 * sigma * rng.gauss(0.0, 1.0)
+    centre = sum(noise[warm:]) / measured if measured else 0.0
+    factors = []
+    for index, value in enumerate(noise):
+        if index >= warm:
+            factors.append(1 + value - centre)
+            continue
+        ramp = 1 - ramp_depth * math.exp(-(index + 0.5) * interval_s / ramp_tau_s)
+        factors.append(max(0.05, ramp * (1 + value)))
     return factors
 
 
@@ -192,8 +215,10 @@ def render_stdout(
     head1, head2 = _HEADER[layout]
     lines += [f"{date}{head1}", f"{' ' * len(date)}{head2}"]
     widths = _WIDTHS[layout]
-    iops_f = [1 + rng.uniform(-0.04, 0.04) for _ in range(warm)] + _jitter(measured, 0.03, rng)
-    lat_f = [1 + rng.uniform(-0.04, 0.04) for _ in range(warm)] + _jitter(measured, 0.03, rng)
+    iops_f = interval_rate_factors(warm, measured, run.interval_s, rng)
+    # Little's law at a fixed queue depth: response time moves against the rate, and the
+    # IOPS-weighted mean of 1/f over the measured intervals (whose f average 1) is exactly 1
+    lat_f = [1 / f for f in iops_f]
     moment = rd_start
     for index in range(warm + measured):
         moment = rd_start + dt.timedelta(seconds=run.interval_s * (index + 1)) + tick

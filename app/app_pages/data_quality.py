@@ -57,7 +57,7 @@ cols[3].metric("Skipped", f"{skipped:,}", help="Suites whose table does not exis
 st.caption(f"Latest run: {ui.when(run_at)}")
 if not failed.is_empty():
     st.markdown("**Failed expectations**")
-    st.dataframe(failed, hide_index=True)
+    ui.table(failed)
 with st.expander("All results of the latest run"):
-    st.dataframe(latest, hide_index=True)
+    ui.table(latest)
     ui.download_csv(latest, "data_quality_results")

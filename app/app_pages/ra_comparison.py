@@ -1,69 +1,87 @@
-"""RA comparison: IOPS bars and latency lines per read mix, your runs against published RAs."""
+"""RA comparison: IOPS bars and latency lines per read mix, a testbed against its own
+published figures (or another document's). Every bar is one result or one printed figure."""
 
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, queries, ui
+from app.lib import charts, provenance, queries, selection, ui
 
 db_path, filters = ui.context()
 
 st.markdown(
-    "IOPS (bars) and average latency (lines, right axis) across read mixes, one bar group per "
+    "IOPS (bars) and average latency (lines, right axis) across read mixes, one colour per "
     "profile, cache and capacity working sets side by side, as in the Micron vSAN RA. "
-    "Published figures are hatched bars and dashed lines."
+    "Published figures are hatched bars and dashed lines. Every bar is one result or one "
+    "printed figure: what else varies on the testbed is the *configuration* selector."
 )
 
 points = queries.ra_points(db_path, filters)
-measured = queries.workload_results(db_path, filters)
+measured = points.filter(pl.col("origin") == "measured") if len(points) else points
+published = points.filter(pl.col("origin") == "published") if len(points) else points
 
 
-def testbeds_of(origin: str) -> list[str]:
-    if points.is_empty():
-        return []
-    rows = points.filter(pl.col("origin") == origin)
-    return sorted(rows["testbed"].drop_nulls().unique().to_list())
+def testbeds(rows: pl.DataFrame) -> list[str]:
+    return sorted(rows["testbed"].drop_nulls().unique().to_list()) if len(rows) else []
 
 
-left, mid, right = st.columns(3)
-own_testbeds = testbeds_of("measured")
-ref_testbeds = testbeds_of("published")
-# A named testbed first: the unlabelled results mix unrelated runs.
+own_testbeds, ref_testbeds = testbeds(measured), testbeds(published)
+# Open on something meaningful: the first testbed with results AND its own published figures.
+both = [t for t in own_testbeds if t in ref_testbeds]
 labelled = [t for t in own_testbeds if t != queries.UNLABELLED]
+first = (both or labelled or own_testbeds or [None])[0]
+left, mid = st.columns(2)
 own = left.selectbox(
-    "Your testbed",
+    "Testbed",
     own_testbeds,
-    index=own_testbeds.index(labelled[0]) if labelled else 0 if own_testbeds else None,
+    index=own_testbeds.index(first) if first in own_testbeds else None,
     placeholder="no results",
 )
-# The documents' own figures for the chosen testbed where there are some, else the first.
-ref_index = 1 + ref_testbeds.index(own) if own in ref_testbeds else 1 if ref_testbeds else 0
-ref = mid.selectbox("Published reference", ["(none)", *ref_testbeds], index=ref_index)
-
-own_points = (
-    points.filter((pl.col("origin") == "measured") & (pl.col("testbed") == own))
-    if own
-    else pl.DataFrame()
-)
-sizes = sorted(own_points["block_size_bytes"].drop_nulls().unique()) if own else []
-size = right.selectbox(
-    "Block size",
-    sizes,
-    index=sizes.index(4096) if 4096 in sizes else 0 if sizes else None,
-    format_func=lambda b: f"{int(b):,} bytes",
-    placeholder="any",
+ref_options = ["(none)", *ref_testbeds]
+ref = mid.selectbox(
+    "Published figures of",
+    ref_options,
+    index=ref_options.index(own) if own in ref_testbeds else 0,
+    help="A document's own figures sit under the configurations of its testbed they do not "
+    "contradict; another document's figures are shown as printed.",
 )
 
-# The chosen block size; a published figure without one applies to every size.
-chosen_size = pl.col("block_size_bytes").is_null() if size is None else (
-    pl.col("block_size_bytes") == size
-)  # fmt: skip
-shown = [own_points.filter(chosen_size)] if own else []
+own_points = measured.filter(pl.col("testbed") == own) if own else measured.clear()
+configurations = sorted(selection.options(own_points, "run_configuration"))
+if ref == own and own:
+    # prefer a configuration the document printed figures for
+    printed = published.filter(pl.col("testbed") == own)["run_configuration"].drop_nulls()
+    configurations.sort(key=lambda c: c not in set(printed.to_list()))
+chosen = configurations[:1]
+if len(configurations) > 1:
+    chosen = st.multiselect(
+        "Configuration (what else varies on this testbed; several = one series each)",
+        configurations,
+        default=configurations[:1],
+        format_func=lambda c: c or "(nothing else varies)",
+    )
+
+shown = [own_points.filter(pl.col("run_configuration").is_in(chosen))] if own else []
 if ref != "(none)":
-    published = points.filter((pl.col("origin") == "published") & (pl.col("testbed") == ref))
-    if size is not None:
-        published = published.filter(pl.col("block_size_bytes").is_null() | chosen_size)
-    shown.append(published)
-data = pl.concat(shown) if shown else pl.DataFrame()
+    doc = published.filter(pl.col("testbed") == ref)
+    if ref == own:
+        unmatched = doc.filter(pl.col("run_configuration").is_null()).height
+        if unmatched:
+            st.caption(
+                f"{unmatched} printed point(s) of this document contradict every run's "
+                "configuration and are not drawn: see the Published vs measured page."
+            )
+        doc = doc.filter(pl.col("run_configuration").is_in(chosen))
+    else:  # another testbed's figures: each printed point once
+        doc = doc.unique(["iops_figure_id", "latency_figure_id"], keep="first", maintain_order=True)
+        # keep the document's own configuration in the series: two of its figures at one
+        # read mix (e.g. Table 3's TCP and RDMA) stay two bars
+        doc = doc.with_columns(
+            run_configuration=pl.format(
+                "{} (published) {}", pl.lit(ref), pl.col("run_configuration").fill_null("")
+            )
+        )
+    shown.append(doc)
+data = pl.concat(shown, how="diagonal_relaxed") if shown else pl.DataFrame()
 
 if data.is_empty():
     ui.no_data(
@@ -72,14 +90,24 @@ if data.is_empty():
         "`python -m ingest publish` (validates, then publishes).",
     )
 else:
-    own_results = measured.filter(pl.col("testbed") == own) if own else measured.clear()
-    ui.reconstructed_note(own_results)
-    title = " vs ".join(t for t in (own, None if ref == "(none)" else ref) if t)
-    ui.plot(
-        charts.ra_comparison(data, title=f"IOPS and latency by read mix: {title}"), "ra_comparison"
+    ui.reconstructed_note(own_points)
+    title = " vs ".join(t for t in (own, None if ref in ("(none)", own) else ref) if t)
+    suffix = " (with its published figures)" if ref == own else ""
+    provenance.plot(
+        charts.ra_comparison(data, title=f"IOPS and latency by read mix: {title}{suffix}"),
+        "ra_comparison",
+        key="ra_comparison",
     )
-    st.metric("Peak IOPS (your testbed)", ui.fmt(own_results["iops"].max(), ",.0f"))
-    columns = ["origin", "working_set", "profile", "read_pct", "iops", "avg_latency_ms"]
-    with st.expander("Data points"):
-        st.dataframe(data.select(columns), hide_index=True)
+    st.metric("Peak IOPS (your testbed)", ui.fmt(own_points["iops"].max(), ",.0f"))
+    columns = [
+        c
+        for c in (
+            "origin", "result_id", "iops_figure_id", "latency_figure_id", "published_source",
+            "run_configuration", "working_set", "profile", "read_pct", "run_ordinal", "iops",
+            "avg_latency_ms",
+        )
+        if c in data.columns
+    ]  # fmt: skip
+    with st.expander("Data points (one row per result or printed figure)"):
+        provenance.table(data.select(columns))
         ui.download_csv(data.select(columns), "ra_comparison")

@@ -1,14 +1,26 @@
-"""Scaling: per-node IOPS against node count, VM count, block size and working set."""
+"""Scaling: sweeps (results that differ only in one ordered axis) as connected lines, and
+per-node IOPS per result. Every point is one sweep point (sweep_points) or one result."""
+
+import json
 
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, queries, ui
+from app.lib import queries, queries_studies, selection, ui
+from app.lib.charts import studies as study_charts
 
 db_path, filters = ui.context()
 
-X_CHOICES = ["nodes", "vm_count", "block_size_bytes", "outstanding_io", "working_set"]
-Y_CHOICES = ["iops_per_node", "iops", "throughput_mb_s", "avg_latency_ms"]
+AXES = {
+    "nodes": "Hosts in the cluster",
+    "vms_per_host": "Worker VMs per host",
+    "outstanding_io_per_vm": "Outstanding I/O per VM",
+    "block_size_bytes": "Block size",
+    "read_pct": "Read mix (% reads)",
+    "working_set": "Working set (sort value: GB or %)",
+    "disk_groups": "Disk groups per host",
+}
+Y_CHOICES = ["iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms"]
 TABLE_COLUMNS = [
     "result_id",
     "testbed",
@@ -19,29 +31,60 @@ TABLE_COLUMNS = [
     "host_iops_max",
     "host_imbalance_pct",
 ]
-ALL_WORKLOADS = "(all workloads)"
 
-data = queries.scaling_points(db_path, filters)
-if ui.has_data(data, "per-node IOPS"):
-    # Scaling compares one workload across clusters (any working set: it is an axis);
-    # mixing workloads hides the trend. The most widely run workloads come first.
-    data = data.with_columns(
-        workload=pl.Series(charts.workload_labels(data, without=("working_set",)), dtype=pl.String)
-    )
-    spread = data.group_by("workload").agg(pl.col("testbed").n_unique().alias("testbeds"))
-    ranked = spread.sort(["testbeds", "workload"], descending=[True, False])["workload"]
-    workload = st.selectbox("Workload", [ALL_WORKLOADS, *ranked], index=min(1, ranked.len()))
-    if workload != ALL_WORKLOADS:
-        data = data.filter(pl.col("workload") == workload)
+
+def sweep_names(points: pl.DataFrame) -> pl.DataFrame:
+    """`series`: what tells the sweeps apart (the held-equal labels that differ among them)."""
+    held = {
+        sweep: json.loads(text or "{}")
+        for sweep, text in points.select("sweep_id", "held_equal_json").unique().iter_rows()
+    }
+    keys = sorted({k for labels in held.values() for k in labels})
+    differ = [k for k in keys if len({labels.get(k) for labels in held.values()}) > 1]
+    names = {
+        s: ", ".join(f"{k}={labels.get(k, '(none)')}" for k in differ) or "sweep"
+        for s, labels in held.items()
+    }
+    return points.with_columns(series=pl.col("sweep_id").replace_strict(names))
+
+
+st.subheader("Sweeps")
+st.caption(
+    "A sweep is a series of results of one testbed that differ only in one ordered axis "
+    "(sweeps mart); its points are joined in axis order, latency dashed on the right axis."
+)
+points = queries_studies.sweep_points(db_path, filters)
+if ui.has_data(points, "sweeps", "They need results that differ in one ordered axis only."):
     left, mid, right = st.columns(3)
-    x = left.selectbox("X axis", X_CHOICES, format_func=charts.axis_title)
-    y = mid.selectbox("Y axis", Y_CHOICES, format_func=charts.axis_title)
-    color_by = right.selectbox("One line per", ["testbed", "profile", "working_set", "read_pct"])
-    ui.plot(charts.scaling_scatter(data, x=x, y=y, color_by=color_by), "scaling")
-    st.caption(
-        "Perfectly linear scaling keeps IOPS per node flat as nodes are added. "
-        "Host imbalance = 100 × (busiest host − mean host) / mean host, where per-host data exists."
+    testbed = left.selectbox("Testbed", sorted(points["testbed"].drop_nulls().unique()))
+    part = points.filter(pl.col("testbed") == testbed)
+    axes = [a for a in AXES if a in selection.options(part, "axis")]
+    axis = mid.selectbox("Axis", axes, format_func=AXES.get)
+    y = right.selectbox("Measure", Y_CHOICES, format_func=study_charts.axis_title)
+    part = sweep_names(part.filter(pl.col("axis") == axis))
+    chosen = st.multiselect("Sweeps", selection.options(part, "series"), default=None)
+    if chosen:
+        part = part.filter(pl.col("series").is_in(chosen))
+    fig = study_charts.sweep_lines(
+        part,
+        x="axis_value",
+        y=y,
+        y2="avg_latency_ms" if y != "avg_latency_ms" else None,
+        title=f"{testbed}: {study_charts.axis_title(y)} by {AXES[axis].lower()}",
+        x_title=AXES[axis],
     )
-    with st.expander("Per-node data"):
-        st.dataframe(data.select(TABLE_COLUMNS), hide_index=True)
-        ui.download_csv(data.select(TABLE_COLUMNS), "per_node_iops")
+    ui.plot(fig, "sweeps")
+    with st.expander("Sweep points"):
+        ui.table(part.drop("held_equal_json", strict=False))
+        ui.download_csv(part.drop("held_equal_json", strict=False), "sweep_points")
+
+st.subheader("Per-node IOPS")
+st.caption(
+    "One row per result. Perfectly linear scaling keeps IOPS per node flat as nodes are "
+    "added. Host imbalance = 100 × (busiest host − mean host) / mean host, where per-host "
+    "data exists."
+)
+per_node = queries.scaling_points(db_path, filters)
+if ui.has_data(per_node, "per-node IOPS"):
+    ui.table(per_node.select(TABLE_COLUMNS))
+    ui.download_csv(per_node.select(TABLE_COLUMNS), "per_node_iops")

@@ -3,11 +3,12 @@
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, queries, ui
+from app.lib import charts, provenance, queries, selection, ui
 
 db_path, filters = ui.context()
 
 st.subheader("Side by side")
+st.caption("Every bar is one result; what else varies on the testbed is the configuration.")
 side = queries.transport_comparison(db_path, filters)
 # A chosen transport filter can leave a testbed with one transport: nothing to compare.
 paired = side.filter(pl.col("transport").n_unique().over("testbed") > 1) if len(side) else side
@@ -15,12 +16,27 @@ testbeds = sorted(paired["testbed"].unique()) if len(paired) else []
 if not testbeds:
     ui.no_data("testbed with both TCP and RDMA results")
 else:
-    testbed = st.selectbox("Testbed", testbeds)
+    left, right = st.columns(2)
+    testbed = left.selectbox("Testbed", testbeds)
     part = paired.filter(pl.col("testbed") == testbed)
+    configurations = sorted(selection.options(part, "run_configuration"))
+    if len(configurations) > 1:
+        chosen = right.selectbox("Configuration", configurations)
+        part = part.filter(pl.col("run_configuration") == chosen)
     ui.reconstructed_note(part)
-    labelled = part.with_columns(workload=pl.Series(charts.workload_labels(part), dtype=pl.String))
-    part = labelled.sort("workload", "transport")
-    ui.plot(charts.transport_side_by_side(part, title=f"TCP vs RDMA on {testbed}"), "transport")
+    names = [
+        charts.workload_label(r) + (f" · run {r['run_ordinal']}" if r["run_ordinal"] > 1 else "")
+        for r in part.iter_rows(named=True)
+    ]
+    part = part.with_columns(workload=pl.Series(names, dtype=pl.String))
+    provenance.plot(
+        charts.transport_side_by_side(part, title=f"TCP vs RDMA on {testbed}"),
+        "transport",
+        key="transport",
+    )
+    with st.expander("Results (one row per bar)"):
+        provenance.table(part)
+        ui.download_csv(part, "transport_results")
 
 st.subheader("CPU efficiency")
 eff = queries.transport_cpu_efficiency(db_path, filters)
@@ -46,5 +62,5 @@ else:
     cols[2].metric("RDMA IOPS per CPU %", ui.fmt(best["rdma_iops_per_cpu_pct"], ",.0f"))
     ui.plot(charts.iops_per_cpu(eff), "transport_cpu_efficiency")
     with st.expander("Data"):
-        st.dataframe(eff, hide_index=True)
+        ui.table(eff)
         ui.download_csv(eff, "transport_cpu_efficiency")

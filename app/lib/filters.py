@@ -1,16 +1,64 @@
-"""The sidebar filters every page shares, and the SQL that applies them to a mart.
+"""The sidebar filters every page shares, and the one function that applies them to a mart.
 
-An empty selection means "no filter". A mart that lacks a filter's column (published figures
-carry no transport for most documents, `dedupe_ratios` has no profile) is not filtered on it,
-and a row whose label is empty (NULL: the run did not say) is kept, so filtering never hides
-data only because a label is missing. The testbed is the exception: a chosen testbed shows
-that testbed only.
+Every query of the dashboard goes through `where`: a filter holds on every mart on the page,
+published figures included. An empty selection means "no filter". A row has a value for a
+filter when its mart has the filter's column and the value is not NULL, or (for a mart
+without the column) when the row points at a result or published figure that has one
+(`result_id`, `from_result_id` and `to_result_id`, `figure_id`: both sides of a pair must
+pass). A row without a value for a chosen filter (the run did not say, or the mart cannot
+tell) is hidden unless `keep_unlabelled` is set; either way `unlabelled_counts` says how many
+such rows there are, and the page says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from typing import Any
+
+from app.lib.charts.common import bytes_label  # the one block-size formatter
+
+# Marts a row can be traced to, to filter a mart on a label it does not carry itself:
+# key column of the row -> (mart, its key column).
+LOOKUPS: dict[str, tuple[str, str]] = {
+    "result_id": ("fct_workload_results", "result_id"),
+    "from_result_id": ("fct_workload_results", "result_id"),
+    "to_result_id": ("fct_workload_results", "result_id"),
+    "figure_id": ("published_results", "figure_id"),
+}
+RANDOM, SEQUENTIAL, MIXED = "random", "sequential", "mixed"
+
+
+@dataclass(frozen=True, slots=True)
+class FilterSpec:
+    """One sidebar filter: the mart column it reads and the SQL value it compares."""
+
+    name: str  # the Filters field
+    label: str  # sidebar label, and the name in "rows without <label>"
+    column: str  # the mart column that must exist
+    value_sql: str  # the value compared with the chosen ones (the column or an expression)
+
+
+SPECS: tuple[FilterSpec, ...] = (
+    FilterSpec("testbed", "Testbed", "testbed", "testbed"),
+    FilterSpec("profile", "Profile", "profile", "profile"),
+    FilterSpec("transport", "Transport", "transport", "transport"),
+    FilterSpec("working_set", "Working set", "working_set", "working_set"),
+    FilterSpec("vsan_version", "vSAN version", "vsan_version", "vsan_version"),
+    FilterSpec("read_pct", "Read %", "read_pct", "read_pct"),
+    FilterSpec("block_size_bytes", "Block size", "block_size_bytes", "block_size_bytes"),
+    # random_pct 100 is random, 0 sequential, anything between a mix
+    FilterSpec(
+        "access",
+        "Random / sequential",
+        "random_pct",
+        f"case when random_pct >= 100 then '{RANDOM}' when random_pct <= 0 then '{SEQUENTIAL}'"
+        f" when random_pct is not null then '{MIXED}' end",
+    ),
+    FilterSpec("outstanding_io", "Outstanding I/O", "outstanding_io", "outstanding_io"),
+)
+SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
+FILTER_LABELS = {spec.name: spec.label for spec in SPECS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,44 +68,103 @@ class Filters:
     transport: tuple[str, ...] = ()
     working_set: tuple[str, ...] = ()
     vsan_version: tuple[str, ...] = ()
+    read_pct: tuple[float, ...] = ()
+    block_size_bytes: tuple[int, ...] = ()
+    access: tuple[str, ...] = ()
+    outstanding_io: tuple[int, ...] = ()
+    # Show rows without a value for a chosen filter (hidden by default, always counted).
+    keep_unlabelled: bool = False
 
-    def chosen(self) -> dict[str, list[str]]:
-        """The filters with a selection: column -> chosen values."""
-        return {f.name: list(getattr(self, f.name)) for f in fields(self) if getattr(self, f.name)}
-
-    def testbed_only(self) -> Filters:
-        """The same testbed selection, no other filter (marts compared across labels)."""
-        return Filters(testbed=self.testbed)
-
-
-FILTER_LABELS = {
-    "testbed": "Testbed",
-    "profile": "Profile",
-    "transport": "Transport",
-    "working_set": "Working set",
-    "vsan_version": "vSAN version",
-}
+    def chosen(self) -> dict[str, list[Any]]:
+        """The filters with a selection: filter name -> chosen values."""
+        return {
+            f.name: list(getattr(self, f.name))
+            for f in fields(self)
+            if f.name in SPEC_BY_NAME and getattr(self, f.name)
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """A SQL condition on a mart's rows and its named parameters (`$testbed`, ...)."""
+    """A SQL condition on a mart's rows and its named parameters (`$f_testbed`, ...);
+    `lacking`: filter name -> SQL condition true for rows without a value for it."""
 
     sql: str
-    params: dict[str, list[str]]
+    params: dict[str, list[Any]]
+    lacking: dict[str, str]
 
 
-def where(filters: Filters, columns: Collection[str]) -> Where:
-    """The condition applying `filters` to a mart with `columns` (`true` when none applies).
+def _param(name: str) -> str:
+    return "$f_" + name
 
-    Column names come from the fixed Filters fields, values are bound as parameters.
+
+def _direct(spec: FilterSpec, keep: bool, alias: str = "") -> tuple[str, str]:
+    """(passes, lacks) on a mart that has the filter's column."""
+    value = spec.value_sql
+    if alias:  # qualify the column inside a lookup's subquery
+        value = value.replace(spec.column, alias + "." + spec.column)
+    lacks = f"({value}) is null"
+    passes = f"coalesce(list_contains({_param(spec.name)}, {value}), false)"
+    return (f"({lacks} or {passes})" if keep else passes), lacks
+
+
+Tables = Mapping[str, Sequence[str]]  # marts -> their columns (information_schema)
+
+
+def _via(spec: FilterSpec, key: str, keep: bool, tables: Tables) -> tuple[str, str] | None:
+    """(passes, lacks) through the mart `key` points at, or None when it lacks the column."""
+    mart, mart_key = LOOKUPS[key]
+    if spec.column not in tables.get(mart, ()):
+        return None
+    passes, lacks = _direct(spec, keep, alias="l")
+    select = f"select l.{mart_key} from marts.{mart} as l where "
+    return f"{key} in ({select}{passes})", f"{key} in ({select}{lacks})"
+
+
+def _terms(spec: FilterSpec, table: str, keep: bool, tables: Tables) -> tuple[str, str]:
+    """(passes, lacks) for one filter on `table`: its own column, else through every key
+    column it has (all must pass), else nothing can say: every row lacks a value."""
+    columns = tables.get(table, ())
+    if spec.column in columns:
+        return _direct(spec, keep)
+    found = [_via(spec, key, keep, tables) for key in LOOKUPS if key in columns]
+    via = [v for v in found if v is not None]
+    if via:
+        return " and ".join(p for p, _ in via), " or ".join(lk for _, lk in via)
+    return ("true" if keep else "false"), "true"
+
+
+def where(filters: Filters, table: str, tables: Tables) -> Where:
+    """The condition applying `filters` to the rows of `marts.<table>` (`true` when no filter
+    is chosen). `tables`: the marts and their columns (information_schema). Names come from
+    the fixed SPECS and LOOKUPS and from information_schema; values are bound as parameters.
     """
     terms: list[str] = []
-    params: dict[str, list[str]] = {}
+    lacking: dict[str, str] = {}
+    params: dict[str, list[Any]] = {}
     for name, values in filters.chosen().items():
-        if name not in columns:
-            continue
-        keep_null = "" if name == "testbed" else name + " is null or "
-        terms.append("(" + keep_null + "list_contains($" + name + ", " + name + "))")
-        params[name] = values
-    return Where(" and ".join(terms) or "true", params)
+        passes, lacks = _terms(SPEC_BY_NAME[name], table, filters.keep_unlabelled, tables)
+        terms.append(passes)
+        lacking[name] = lacks
+        params["f_" + name] = values
+    return Where(" and ".join(terms) or "true", params, lacking)
+
+
+def counting_sql(table: str, condition: Where) -> str | None:
+    """A query counting, among the rows shown when unlabelled rows are kept, those without a
+    value for each chosen filter (one column per filter); None when no filter is chosen."""
+    if not condition.lacking:
+        return None
+    counts = ", ".join(
+        f"count(*) filter (where {lacks}) as {name}" for name, lacks in condition.lacking.items()
+    )
+    return f"select {counts} from marts.{table} where {condition.sql}"
+
+
+def filter_value_label(name: str) -> Callable[[Any], str]:
+    """How the sidebar shows a filter's values: block sizes as 4K ... 1M, read % as `70%`."""
+    if name == "block_size_bytes":
+        return lambda size: bytes_label(int(size))
+    if name == "read_pct":
+        return lambda pct: f"{pct:g}% read"
+    return str

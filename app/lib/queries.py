@@ -4,15 +4,23 @@ Each function takes the warehouse path (so two warehouses never share a cache en
 filter values, binds them as parameters, opens and closes its own read-only connection, and
 returns a polars frame of named mart columns. A mart that does not exist yet gives an empty
 frame: a page must then say "no data" instead of failing.
+
+Every filtered read goes through `_rows` (the sidebar filters, `filters.where`): it also
+counts the rows without a value for a chosen filter and hands the counts to the page notice
+(`unlabelled_notice`), so a page can never show filtered data without saying what the
+filters hid or kept.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import polars as pl
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.lib import db, series
-from app.lib.filters import Filters, where
+from app.lib.filters import FILTER_LABELS, SPECS, Filters, counting_sql, where
 from app.lib.series import MAX_POINTS, SERIES_MARTS
 
 __all__ = ["MAX_POINTS", "SERIES_MARTS", "UNLABELLED"]
@@ -38,18 +46,113 @@ def _name_unlabelled(df: pl.DataFrame) -> pl.DataFrame:
     return df
 
 
-def _rows(db_path: str, table: str, filters: Filters, order_by: str = "") -> pl.DataFrame:
-    """The rows of a mart that pass the filters on the columns it has; empty if it is missing.
+Exact = tuple[tuple[str, tuple], ...]  # (column, allowed values) pairs a query adds
 
-    `table` and `order_by` are this module's constants, never user input.
+
+def _bound(sql: str, params: dict[str, list]) -> dict[str, list]:
+    """The parameters `sql` uses: DuckDB refuses unused ones, and a filter a mart cannot
+    apply (no column, no key to look it up) leaves its parameter unused."""
+    return {name: values for name, values in params.items() if "$" + name in sql}
+
+
+@cached
+def _filtered(
+    db_path: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
+) -> tuple[pl.DataFrame, dict[str, int]]:
+    """The rows of a mart that pass the filters (and `exact`), and per chosen filter how many
+    rows of the mart have no value for it (among those shown when such rows are kept).
+
+    `table`, `order_by` and the `exact` columns are this module's constants, never user input.
     """
-    columns = marts_columns(db_path).get(table)
-    if not columns:
-        return pl.DataFrame()
-    condition = where(filters, columns)
-    sql = "select * from marts." + table + " where " + condition.sql
+    tables = marts_columns(db_path)
+    if not tables.get(table):
+        return pl.DataFrame(), {}
+    condition = where(filters, table, tables)
+    kept = where(replace(filters, keep_unlabelled=True), table, tables)
+    extra = "".join(f" and list_contains($x_{c}, {c})" for c, _ in exact)
+    params = {**condition.params, **{"x_" + c: list(v) for c, v in exact}}
+    sql = "select * from marts." + table + " where " + condition.sql + extra
     sql += " order by " + order_by if order_by else ""
-    return _name_unlabelled(db.read(db_path, sql, condition.params))
+    with db.read_only(db_path) as con:
+        frame = con.execute(sql, _bound(sql, params)).pl()
+        counting = counting_sql(table, kept)
+        counts: dict[str, int] = {}
+        if counting is not None:
+            counting += extra
+            found = con.execute(counting, _bound(counting, {**kept.params, **params})).fetchone()
+            counts = {name: n for name, n in zip(kept.lacking, found or (), strict=True) if n}
+    return _name_unlabelled(frame), counts
+
+
+def _rows(
+    db_path: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
+) -> pl.DataFrame:
+    """The rows of a mart that pass the sidebar filters: the one way a page reads filtered
+    rows. Not cached itself (`_filtered` is), so every page run reports its counts."""
+    frame, counts = _filtered(db_path, table, filters, order_by, exact)
+    _report_unlabelled(table, counts, filters.keep_unlabelled)
+    return frame
+
+
+# --- The page notice: rows without a value for a chosen filter, hidden or kept --------------
+
+_UNLABELLED_KEY = "unlabelled_rows"
+_UNLABELLED_SLOT = "unlabelled_slot"
+# What a mart's rows are, in the notice.
+ROW_NOUNS = {
+    "fct_workload_results": "results",
+    "published_results": "published figures",
+    "published_vs_measured": "published figures",
+    "config_deltas": "result pairs",
+    "profile_latency_deltas": "profile deltas",
+    "dedupe_ratios": "capacity observations",
+    "latest_dedupe_ratios": "latest capacity observations",
+    "ra_comparison_points": "RA chart points",
+    "scaling_points": "scaling points",
+    "sweep_points": "sweep points",
+    "transport_comparison": "TCP/RDMA results",
+    "transport_cpu_efficiency": "TCP/RDMA pairs",
+}
+
+
+def start_unlabelled_notice(slot: object) -> None:
+    """Called once per page run (streamlit_app.py): forget the last run's counts and give
+    the placeholder (`st.empty()`) the notice is written into as queries report."""
+    st.session_state[_UNLABELLED_KEY] = {}
+    st.session_state[_UNLABELLED_SLOT] = slot
+
+
+def unlabelled_notice(counts: dict[str, dict[str, int]], kept: bool) -> str | None:
+    """The notice text: per filter label, the rows of each mart without a value for it."""
+    parts = []
+    for spec in SPECS:
+        per_mart = [
+            f"{n:,} {ROW_NOUNS.get(table, 'rows of ' + table)}"
+            for table, found in counts.items()
+            if (n := found.get(spec.name))
+        ]
+        if per_mart:
+            parts.append(f"{', '.join(per_mart)} without {spec.label}")
+    if not parts:
+        return None
+    if kept:
+        return "Kept, although the filters cannot say they match: " + "; ".join(parts) + "."
+    return (
+        "Hidden by the filters (no value to match): "
+        + "; ".join(parts)
+        + '. Switch on "Keep rows without a value" in the sidebar to show them.'
+    )
+
+
+def _report_unlabelled(table: str, counts: dict[str, int], kept: bool) -> None:
+    if get_script_run_ctx() is None:  # outside a page run (tests, benchmark): no notice
+        return
+    held = st.session_state.setdefault(_UNLABELLED_KEY, {})
+    slot = st.session_state.get(_UNLABELLED_SLOT)
+    held[table] = counts
+    text = unlabelled_notice(held, kept)
+    if slot is not None and text is not None:
+        slot.info(text, icon=":material/filter_alt:")
 
 
 def _of_result(db_path: str, table: str, result_id: str) -> pl.DataFrame | None:
@@ -59,25 +162,30 @@ def _of_result(db_path: str, table: str, result_id: str) -> pl.DataFrame | None:
     return db.read(db_path, "select * from marts." + table + " where result_id = ?", [result_id])
 
 
+# Filters whose values are numbers: the sidebar offers them as numbers, in numeric order.
+_NUMERIC_OPTIONS = {"read_pct": float, "block_size_bytes": int, "outstanding_io": int}
+
+
 @cached
-def filter_options(db_path: str) -> dict[str, list[str]]:
-    """Distinct label values for the sidebar, from the user's results and published figures."""
+def filter_options(db_path: str) -> dict[str, list]:
+    """Distinct filter values for the sidebar, from the user's results and published figures."""
     tables = marts_columns(db_path)
     # One statement on one connection: a query per column cost a second. Names come from
-    # information_schema and the Filters fields, never from user input.
+    # information_schema and the fixed filter specs, never from user input.
     parts = [
-        f"select '{column}' as name, cast({column} as varchar) as v from marts.{table}"
-        f" where {column} is not null"
+        f"select '{spec.name}' as name, cast({spec.value_sql} as varchar) as v"
+        f" from marts.{table} where {spec.column} is not null"
         for table in _OPTION_MARTS
-        for column in Filters.__slots__
-        if column in tables.get(table, [])
+        for spec in SPECS
+        if spec.column in tables.get(table, [])
     ]
-    options: dict[str, list[str]] = {name: [] for name in Filters.__slots__}
+    options: dict[str, list] = {name: [] for name in FILTER_LABELS}
     if parts:
-        sql = "select distinct name, v from (" + " union all ".join(parts) + ") order by v"
+        sql = "select distinct name, v from (" + " union all ".join(parts) + ")"
         for name, value in db.read(db_path, sql).iter_rows():
-            options[name].append(value)
-    return options
+            convert = _NUMERIC_OPTIONS.get(name)
+            options[name].append(convert(float(value)) if convert else value)
+    return {name: sorted(set(values)) for name, values in options.items()}
 
 
 # Row orders of the marts read whole: what selectors and tables show first.
@@ -85,73 +193,50 @@ RESULTS_ORDER = "testbed, profile, working_set, read_pct, started_at"
 TRANSPORT_ORDER = "testbed, working_set, read_pct, block_size_bytes, random_pct, outstanding_io"
 
 
-@cached
+# Not cached here: `_rows` caches the read and reports the page notice on every run.
 def workload_results(db_path: str, filters: Filters) -> pl.DataFrame:
     return _rows(db_path, "fct_workload_results", filters, RESULTS_ORDER)
 
 
-@cached
 def published_results(
-    db_path: str, testbeds: tuple[str, ...], metrics: tuple[str, ...]
+    db_path: str, filters: Filters, metrics: tuple[str, ...] = ()
 ) -> pl.DataFrame:
-    """Published figures of some testbeds (all when `testbeds` is empty) and metrics."""
-    if "published_results" not in marts_columns(db_path):
-        return pl.DataFrame()
-    return db.read(
-        db_path,
-        "select * from marts.published_results"
-        " where (len($testbed) = 0 or list_contains($testbed, testbed))"
-        " and (len($metric) = 0 or list_contains($metric, metric))"
-        " order by source_document, testbed, metric",
-        {"testbed": list(testbeds), "metric": list(metrics)},
-    )
+    """Published figures that pass the filters, of some metrics (all when `metrics` is empty)."""
+    exact = (("metric", metrics),) if metrics else ()
+    return _rows(db_path, "published_results", filters, "source_document, testbed, metric", exact)
 
 
-@cached
 def ra_points(db_path: str, filters: Filters) -> pl.DataFrame:
-    """`ra_comparison_points`: the measured points that pass the filters, every published one
-    (the reference is chosen on the page, whatever the sidebar says)."""
-    columns = marts_columns(db_path).get("ra_comparison_points")
-    if not columns:
-        return pl.DataFrame()
-    measured = where(filters, columns)
-    sql = "select * from marts.ra_comparison_points where origin = 'published' or (%s)"
-    return _name_unlabelled(db.read(db_path, sql % measured.sql, measured.params))
+    """`ra_comparison_points` that pass the filters, measured and published alike."""
+    return _rows(db_path, "ra_comparison_points", filters)
 
 
-@cached
 def profile_latency_deltas(db_path: str, filters: Filters) -> pl.DataFrame:
     return _rows(db_path, "profile_latency_deltas", filters)
 
 
-@cached
 def config_deltas(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "config_deltas", filters.testbed_only())
+    return _rows(db_path, "config_deltas", filters)
 
 
-@cached
 def transport_comparison(db_path: str, filters: Filters) -> pl.DataFrame:
     return _rows(db_path, "transport_comparison", filters, TRANSPORT_ORDER + ", transport")
 
 
-@cached
 def transport_cpu_efficiency(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "transport_cpu_efficiency", filters.testbed_only())
+    return _rows(db_path, "transport_cpu_efficiency", filters)
 
 
-@cached
 def dedupe_ratios(db_path: str, filters: Filters) -> pl.DataFrame:
     # Unlabelled observations sort under their display name, as the legend shows them.
     order = "coalesce(testbed, '" + UNLABELLED + "'), captured_at"
-    return _rows(db_path, "dedupe_ratios", filters.testbed_only(), order)
+    return _rows(db_path, "dedupe_ratios", filters, order)
 
 
-@cached
 def latest_dedupe_ratios(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "latest_dedupe_ratios", filters.testbed_only(), "captured_at nulls last")
+    return _rows(db_path, "latest_dedupe_ratios", filters, "captured_at nulls last")
 
 
-@cached
 def scaling_points(db_path: str, filters: Filters) -> pl.DataFrame:
     return _rows(db_path, "scaling_points", filters)
 
@@ -159,7 +244,7 @@ def scaling_points(db_path: str, filters: Filters) -> pl.DataFrame:
 @cached
 def reconstructed_testbeds(db_path: str) -> list[str]:
     """Testbeds whose data is rebuilt from published figures (`testbed_data_origins`)."""
-    origins = _rows(db_path, "testbed_data_origins", Filters())
+    origins, _ = _filtered(db_path, "testbed_data_origins", Filters())
     if origins.is_empty():
         return []
     return sorted(origins.filter(pl.col("is_reconstructed"))["testbed"].to_list())
@@ -217,6 +302,9 @@ RESULT_ROWS = {
     "outputs": "fct_result_outputs",
     "percentiles": "fct_result_latency_percentiles",
     "histogram": "fct_result_latency_histogram",
+    "source_files": "fct_result_source_files",
+    "label_origins": "fct_result_label_origins",
+    "steady_state": "fct_result_steady_state",
 }
 RESULT_SERIES = {"intervals": "fct_result_intervals", "host_cpu": "fct_result_host_cpu_samples"}
 
@@ -258,14 +346,3 @@ def result_in_depth(
             mart = SERIES_MARTS[table]
             out[name] = series.bucketed(con, mart, result_id, max_points) if present else None
     return out
-
-
-@cached
-def result_detail(db_path: str, table: str, result_id: str) -> pl.DataFrame:
-    """Rows of one result in a per-result mart that has no section of its own.
-
-    `table` must be a marts table with a `result_id` column; it is checked against
-    information_schema so a caller cannot smuggle SQL in through it.
-    """
-    rows = _of_result(db_path, table, result_id)
-    return pl.DataFrame() if rows is None else rows

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass
+from typing import Any
 
 import plotly.graph_objects as go
 import polars as pl
@@ -22,8 +22,37 @@ def context() -> tuple[str, Filters]:
     return st.session_state["db_path"], st.session_state.get("filters", Filters())
 
 
-def plot(fig: go.Figure, name: str, *, key: str | None = None) -> None:
-    st.plotly_chart(fig, config=charts.png_config(name), key=key)
+# Significant digits a CSV keeps: more than any measurement has (fio prints at most 6),
+# fewer than float noise needs (3844999.999998 is 3845000 after a unit conversion).
+CSV_SIGNIFICANT_DIGITS = 10
+
+
+def plot(fig: go.Figure, name: str, *, key: str | None = None, **kwargs: Any) -> Any:
+    """Draw `fig` with the shared layout rules (`charts.finish`) and the PNG button; extra
+    arguments (on_select, selection_mode...) go to st.plotly_chart, whose value is returned."""
+    return st.plotly_chart(charts.finish(fig), config=charts.png_config(name), key=key, **kwargs)
+
+
+def table_frame(df: pl.DataFrame) -> pl.DataFrame:
+    """The frame as a table shows it: NaN as missing (shown as MISSING, like NULL) and block
+    sizes as 4K ... 1M."""
+    df = df.with_columns(pl.col(pl.Float32, pl.Float64).fill_nan(None))
+    sizes = [c for c in df.columns if c.endswith("block_size_bytes") and df[c].dtype.is_integer()]
+    return df.with_columns(
+        pl.col(c).map_elements(charts.bytes_label, return_dtype=pl.String) for c in sizes
+    )
+
+
+def table(df: pl.DataFrame, **kwargs: Any) -> Any:
+    """st.dataframe with the shared display rules (`table_frame`, MISSING for NULL)."""
+    config = {
+        c: st.column_config.TextColumn(c.removesuffix("_bytes").replace("_", " "))
+        for c in df.columns
+        if c.endswith("block_size_bytes")
+    }
+    config.update(kwargs.pop("column_config", None) or {})
+    kwargs.setdefault("hide_index", True)
+    return st.dataframe(table_frame(df), placeholder=charts.MISSING, column_config=config, **kwargs)
 
 
 def reconstructed_testbeds(df: pl.DataFrame) -> list[str]:
@@ -48,9 +77,9 @@ def reconstructed_note(df: pl.DataFrame) -> None:
 
 
 def fmt(value: object, spec: str = ",.2f", suffix: str = "") -> str:
-    """A metric value, or "n/a" when the warehouse does not know it (NULL/NaN)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a"
+    """A metric value, or MISSING when the warehouse does not know it (NULL/NaN)."""
+    if charts.is_missing(value):
+        return charts.MISSING
     return f"{value:{spec}}{suffix}"
 
 
@@ -68,10 +97,16 @@ def has_data(df: pl.DataFrame, what: str, hint: str = "") -> bool:
     return True
 
 
+def csv_bytes(df: pl.DataFrame) -> bytes:
+    """The frame as CSV, floats at CSV_SIGNIFICANT_DIGITS (no 3844999.999998)."""
+    rounded = pl.col(pl.Float32, pl.Float64).round_sig_figs(CSV_SIGNIFICANT_DIGITS)
+    return df.with_columns(rounded).write_csv().encode("utf-8")
+
+
 def download_csv(df: pl.DataFrame, name: str, *, key: str | None = None) -> None:
     st.download_button(
         "Download CSV",
-        df.write_csv().encode("utf-8"),
+        csv_bytes(df),
         file_name=f"{name}.csv",
         mime="text/csv",
         key=key or f"csv_{name}",

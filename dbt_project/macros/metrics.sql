@@ -4,18 +4,33 @@
     (100.0 * ({{ new_value }} - {{ old_value }}) / nullif({{ old_value }}, 0))
 {%- endmacro %}
 
-{% macro capacity_multiplier(ftm, ftt, architecture) -%}
+{% macro capacity_multiplier(ftm, ftt, architecture, nodes='null') -%}
     {#- Raw capacity one byte of data takes under the storage policy
-        (CONTRACT.md section 3): RAID-1 FTT=n keeps n + 1 copies; RAID-5 is
-        3+1 on OSA (1.33, the figure the reference architectures divide by)
-        and 2+1 on ESA (1.5); RAID-6 is 4+2 (1.5). NULL when not known. -#}
-    case
-        when {{ ftm }} = 'RAID-1' and {{ ftt }} is not null
-            then cast({{ ftt }} + 1 as double)
-        when {{ ftm }} = 'RAID-5' and {{ architecture }} = 'ESA' then 1.5
-        when {{ ftm }} = 'RAID-5' then 1.33
-        when {{ ftm }} = 'RAID-6' then 1.5
-    end
+        (CONTRACT.md section 3), from seeds/storage_policy_rules.csv (the
+        one place the policy rules live) as int_storage_policy_rules_by_
+        cluster_size resolves them. An unlabelled architecture is OSA
+        (every vSAN before 8.0). ESA RAID-5 depends on the cluster size
+        (2+1 on 3-5 hosts = 1.5, 4+1 on 6 or more = 1.25): NULL without
+        `nodes`, as is any policy the rules do not know. The rules'
+        columns are renamed so that the caller's unqualified column names
+        can only mean the caller's columns. -#}
+    (
+        select rules.rule_capacity_multiplier
+        from (
+            select
+                architecture as rule_architecture,
+                ftm as rule_ftm,
+                ftt as rule_ftt,
+                cluster_nodes as rule_cluster_nodes,
+                capacity_multiplier as rule_capacity_multiplier
+            from {{ ref('int_storage_policy_rules_by_cluster_size') }}
+        ) as rules
+        where
+            rules.rule_architecture = coalesce({{ architecture }}, 'OSA')
+            and rules.rule_ftm = {{ ftm }}
+            and rules.rule_ftt = {{ ftt }}
+            and rules.rule_cluster_nodes is not distinct from {{ nodes }}
+    )
 {%- endmacro %}
 
 {% macro weighted_mean(value, weight, where=none) -%}

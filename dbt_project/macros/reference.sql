@@ -11,6 +11,17 @@
     ]) }}
 {%- endmacro %}
 
+{% macro capacity_labels() -%}
+    {#- The published labels a capacity observation carries: the policy of
+        its mart row and the run labels of its folder
+        (int_published_capacity_labels); never a workload. -#}
+    {{ return([
+        'profile', 'working_set', 'working_set_gb', 'vsan_version',
+        'stripe_width', 'storage', 'disk_groups', 'nodes', 'ftm', 'ftt',
+        'dedupe', 'compression', 'checksum',
+    ]) }}
+{%- endmacro %}
+
 {% macro published_metrics() -%}
     {#- Which mart holds a published metric, under the same name there or
         as renamed by int_published_measured_values. -#}
@@ -18,23 +29,38 @@
         'fct_workload_results': [
             'iops', 'read_iops', 'write_iops', 'avg_latency_ms',
             'read_latency_ms', 'write_latency_ms', 'p95_latency_ms',
-            'p99_latency_ms', 'throughput_mb_s', 'cpu_util_pct',
+            'p99_latency_ms', 'throughput_mb_s', 'cpu_util_pct', 'cpu_load_avg',
         ],
         'per_node_iops': ['iops_per_node'],
+        'result_backend_io': ['backend_write_iops'],
+        'per_node_iops_vs_targets': ['iops_per_node_vs_target_pct'],
         'profile_latency_deltas': [
             'iops_vs_baseline_pct', 'latency_vs_baseline_pct',
             'iops_vs_previous_pct', 'latency_vs_previous_pct',
         ],
         'config_deltas': [
             'iops_delta_pct', 'latency_delta_pct', 'p95_latency_delta_pct',
-            'cpu_delta_pct',
+            'p99_latency_delta_pct', 'throughput_delta_pct', 'cpu_delta_pct',
+            'cpu_load_delta_pct',
         ],
         'dedupe_ratios': [
             'dedupe_compression_ratio', 'capacity_used_before_tb',
-            'capacity_used_after_tb', 'capacity_multiplier',
-            'usable_to_raw_ratio',
+            'capacity_used_after_tb', 'usable_to_raw_ratio',
+        ],
+        'storage_policy_costs': [
+            'capacity_multiplier', 'capacity_overhead_pct',
+            'replica_capacity_delta_pct',
+        ],
+        'capacity_primary_vs_redundancy': [
+            'capacity_primary_tb', 'capacity_redundancy_tb',
+            'vdisk_share_of_used_pct',
         ],
         'transport_cpu_efficiency': ['rdma_efficiency_gain_pct'],
+        'sweeps': [
+            'optimal_block_size_bytes', 'latency_knee_vm_count',
+            'optimal_outstanding_io_per_host',
+        ],
+        'sweep_points': ['iops_ratio', 'iops_delta_diff_pp'],
     }) }}
 {%- endmacro %}
 
@@ -67,44 +93,55 @@
 
 -- noqa: enable=LT02
 
-{% macro half_unit_of_last_printed_digit(value, value_as_printed) -%}
-    {#- Tolerance: half a unit of the last digit printed. The first number
-        in value_as_printed (thousands commas dropped) is scaled to `value`
-        by the power of ten that makes it `value` (K, M, GB/s -> MB/s, a
-        chart axis in hundreds); a figure whose printed number is not
-        `value` at any such scale (derived figures, words like "a quarter")
-        takes the decimals of `value` itself. -#}
-    {%- set number_text -%}
-        replace(
-            regexp_extract({{ value_as_printed }}, '[0-9][0-9,]*(\.[0-9]+)?'),
-            ',',
-            ''
-        )
-    {%- endset -%}
-    {%- set number = 'try_cast(' ~ number_text ~ ' as double)' -%}
-    {%- set scale -%}
-        case
-            when {{ number }} > 0
-                then
-                    list_filter(
-                        [1.0, 1e3, 1e6, 1e9, 10.0, 100.0, 1e4, 1e5, 1e7, 1e8],
-                        scale -> abs(
-                            abs({{ value }}) - {{ number }} * scale
-                        ) <= 1e-9 * greatest(abs({{ value }}), 1)
-                    )[1]
-        end
-    {%- endset -%}
+{% macro printed_number(value_as_printed) -%}
+    {#- The first number in value_as_printed, thousands commas dropped, as
+        text (its decimals count). -#}
+    replace(
+        regexp_extract({{ value_as_printed }}, '[0-9][0-9,]*(\.[0-9]+)?'),
+        ',',
+        ''
+    )
+{%- endmacro %}
+
+{% macro printed_scale(value, value_as_printed) -%}
+    {#- The power of ten that makes the printed number `value` (K, M, GB/s ->
+        MB/s, a chart axis in hundreds); NULL when no such scale does
+        (derived figures, words like "a quarter"). -#}
+    {%- set number =
+        'try_cast(' ~ printed_number(value_as_printed) ~ ' as double)' -%}
+    case
+        when {{ number }} > 0
+            then
+                list_filter(
+                    [1.0, 1e3, 1e6, 1e9, 10.0, 100.0, 1e4, 1e5, 1e7, 1e8],
+                    scale -> abs(
+                        abs({{ value }}) - {{ number }} * scale
+                    ) <= 1e-9 * greatest(abs({{ value }}), 1)
+                )[1]
+    end
+{%- endmacro %}
+
+{% macro unit_of_last_printed_digit(value, value_as_printed) -%}
+    {#- One unit of the last digit printed, at the printed scale ("345K" ->
+        1000, "1.10ms" -> 0.01); a figure whose printed number is not
+        `value` at any scale takes the decimals of `value` itself. -#}
+    {%- set scale = printed_scale(value, value_as_printed) -%}
     case
         when {{ scale }} is not null
             then
-                0.5
-                * power(
+                power(
                     10,
-                    -length(regexp_extract({{ number_text }}, '\.([0-9]+)$', 1))
+                    -length(
+                        regexp_extract(
+                            {{ printed_number(value_as_printed) }},
+                            '\.([0-9]+)$',
+                            1
+                        )
+                    )
                 )
                 * {{ scale }}
         else
-            0.5 * power(
+            power(
                 10,
                 -length(
                     regexp_extract(
@@ -115,15 +152,45 @@
     end
 {%- endmacro %}
 
-{% macro holds_within(measured, published, qualifier, tolerance) -%}
-    {#- Qualifier semantics (seeds/README.md): exact within the tolerance;
-        approx allows 10 % of the magnitude; more_than / less_than bound the
-        magnitude with the published sign; abs_less_than bounds the
-        magnitude only. NULL when nothing was measured. -#}
+{% macro half_unit_of_last_printed_digit(value, value_as_printed) -%}
+    {#- Tolerance of a rounded figure: half a unit of the last digit
+        printed (unit_of_last_printed_digit). -#}
+    0.5 * {{ unit_of_last_printed_digit(value, value_as_printed) }}
+{%- endmacro %}
+
+{% macro truncation_unit(value, value_as_printed) -%}
+    {#- A printed number scaled down from `value` (K, M, G, GB/s for MB/s:
+        fewer digits than the value has) may have been truncated rather
+        than rounded ("345K" for 345,707): one unit of its last digit. NULL
+        for a number printed with all its digits, which cannot be
+        truncated. -#}
+    case
+        when {{ printed_scale(value, value_as_printed) }} > 1
+            then {{ unit_of_last_printed_digit(value, value_as_printed) }}
+    end
+{%- endmacro %}
+
+{% macro holds_within(
+    measured, published, qualifier, tolerance, truncation_unit='null'
+) -%}
+    {#- Qualifier semantics (seeds/README.md): exact within the tolerance
+        (rounded) or, for a scaled number (truncation_unit not NULL), cut
+        off at its last printed digit: same sign and 0 <= |m| - |p| < one
+        unit; approx allows 10 % of the magnitude; more_than / less_than
+        bound the magnitude with the published sign; abs_less_than bounds
+        the magnitude only. NULL when nothing was measured. -#}
     case
         when {{ measured }} is null then null
         when {{ qualifier }} = 'exact'
-            then abs({{ measured }} - {{ published }}) <= {{ tolerance }}
+            then
+                abs({{ measured }} - {{ published }}) <= {{ tolerance }}
+                or coalesce(
+                    sign({{ measured }}) * sign({{ published }}) >= 0
+                    and abs({{ measured }}) - abs({{ published }}) >= 0
+                    and abs({{ measured }}) - abs({{ published }})
+                    < {{ truncation_unit }},
+                    false
+                )
         when {{ qualifier }} = 'approx'
             then
                 abs({{ measured }} - {{ published }})

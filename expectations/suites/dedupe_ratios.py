@@ -53,9 +53,10 @@ def constraints() -> list[Expectation]:
         ),
         expect.in_set(
             "capacity_multiplier_2dp",
-            [2, 3, 1.33, 1.5],
-            "CONTRACT: the storage-policy multiplier is 2 (RAID-1 FTT=1), 3 (FTT=2), 1.33 "
-            "(RAID-5 3+1) or 1.5 (ESA 2+1, RAID-6 4+2); anything else is a policy mapping bug.",
+            [1, 2, 3, 4, 1.33, 1.5, 1.25],
+            "CONTRACT: the storage-policy multiplier (seeds/storage_policy_rules.csv) is FTT + 1 "
+            "for RAID-1 (1 to 4), 1.33 (RAID-5 3+1), 1.5 (ESA 2+1, RAID-6 4+2) or 1.25 (ESA "
+            "4+1 on 6 or more hosts); anything else is a policy mapping bug.",
         ),
         expect.between(
             "usable_ratio_mismatch_pct",

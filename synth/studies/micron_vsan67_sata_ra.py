@@ -6,8 +6,10 @@ Spec: docs/reference_studies.md section 1. Writes, under `root/micron_vsan67_sat
   per profile and working set (`baseline-cache/`, ...) with its `run.yaml` (policy labels), each
   case with 16 per-VM Vdbench stdouts (4 VMs x 4 hosts, 8 VMDKs x 4 threads), `vdbench.cfg`,
   `vsan.cfg`, `hcibench.cfg` and the `-res.txt` summary.
-* `density-capacity/capacity.yaml` and `density-cache/capacity.yaml`: the dedupe + compression
-  observations of Appendix C (28.58 TB -> 3.48 TB = 8.21x; cache test 2.56x).
+* `density-capacity/capacity/` and `density-cache/capacity/`: the vSphere capacity view of
+  Appendix C as a VsanSpaceUsage JSON snapshot (and a `run.yaml` with its `captured_at`): used
+  before / after data efficiency (Figures 16/17: 28.58 TB -> 3.48 TB = 8.21x; cache test 2.56x)
+  and the object-type breakdown (Figures 18/19: virtual disks 75 % and 13 % of the used bytes).
 
 Reconstructed, not measured (top-level `run.yaml`: `data_origin: reconstructed`). Choices made
 here, all documented in CELLS below and in docs/reference_studies.md:
@@ -25,17 +27,18 @@ here, all documented in CELLS below and in docs/reference_studies.md:
   dataset loads in seconds; the totals are what the paper's hour would have printed.
 * Per-VM values: IOPS split in hundredths so they add up to the cluster figure exactly; response
   times scattered a few percent with their IOPS-weighted mean at the cluster latency (seed 67).
-* Figures 18/19 (virtual-disk share of used capacity) need an object-type breakdown that
-  capacity.yaml cannot carry; not reproduced.
+* Figures 18/19 print only the virtual disks' share; the rest of the breakdown is split by
+  chosen shares (OTHER_SHARES). vSphere's "TB" is read as TiB, as the capacity parser does.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from fractions import Fraction
 from pathlib import Path
 
-from synth import capacity_yaml, hcibench_case
+from synth import hcibench_case, vsan_capacity
 from synth.published import figure, step
 from synth.studies._vdbench_plan import VdbenchPlan
 
@@ -315,43 +318,78 @@ def _case(
     )
 
 
-def _ratio(figure_id: str) -> str:
-    """A dedupe + compression ratio as vSphere prints it: `8.21x`."""
-    return f"{figure(figure_id):.2f}x"
-
-
-# What both density observations share: the RAID-5 density profile on the study's testbed.
-_DENSITY = dict(unit="TB", testbed=TESTBED, ftm="RAID-5", ftt=1, source_document=STUDY_ID)
+# Appendix C, Figures 16-19: one vSphere capacity view per density test, written as the
+# VsanSpaceUsage snapshot it shows. vSphere's "TB" is TiB (the vsan_capacity parser reads it so).
+TIB = 2**40
 USED_BEFORE_TB = figure("micron67-fig16-capacity-used-before")
 USED_AFTER_TB = figure("micron67-fig16-capacity-used-after")
 # Not published: the cache test prints only its ratio. Used-after is set "very close to the
 # capacity test" (3.48 TB) and used-before = 2.56 x that: 8.90 / 3.48 = 2.557 prints 2.56, and
 # 2.557 / 1.33 = 1.923 prints Appendix A's 1.92 (8.91 would give 1.9251, which rounds to 1.93).
 CACHE_USED_BEFORE_TB = 8.90
-# Appendix C / Figure 16 (capacity test) as printed; Figure 17 (cache test) ratio as printed.
-CAPACITY = {
-    "capacity": capacity_yaml.CapacityObservation(
-        used_before=USED_BEFORE_TB,
-        used_after=USED_AFTER_TB,
-        ratio_reported=_ratio("micron67-fig16-capacity-ratio"),
-        captured_at=dt.datetime(2018, 6, 9, 12, 0, tzinfo=dt.UTC),
-        notes=f"Appendix C, Figure 16: capacity test, {USED_BEFORE_TB} TB before, "
-        f"{USED_AFTER_TB} TB after (printed)",
-        **_DENSITY,
-    ),
-    "cache": capacity_yaml.CapacityObservation(
-        used_before=CACHE_USED_BEFORE_TB,
-        used_after=USED_AFTER_TB,
-        ratio_reported=_ratio("micron67-fig17-cache-ratio"),
-        captured_at=dt.datetime(2018, 6, 4, 18, 0, tzinfo=dt.UTC),
-        notes=(
-            "Appendix C, Figure 17: cache test 2.56x (printed); used before/after not printed, "
-            f"derived: after {USED_AFTER_TB} TB ('very close to the capacity test'), "
-            f"before {CACHE_USED_BEFORE_TB:.2f} TB"
-        ),
-        **_DENSITY,
-    ),
+# Figures 18/19: the virtual disks' share of the used capacity (before dedupe), printed.
+VDISK_SHARE_PCT = {
+    "capacity": figure("micron67-fig18-capacity-vdisk-share"),
+    "cache": figure("micron67-fig19-cache-vdisk-share"),
 }
+# Not published: how the rest of the breakdown ("overhead for the vSAN file system, checksum
+# values, and other internal objects") divides; the file-system share takes the rounding.
+OTHER_SHARES = {
+    "fileSystemOverhead": Fraction(60, 100),
+    "dedupOverhead": Fraction(25, 100),
+    "checksumOverhead": Fraction(5, 100),
+    "vmswap": Fraction(6, 100),
+    "namespace": Fraction(3, 100),
+    "statsdb": Fraction(1, 100),
+}
+SYSTEM_TYPES = {"fileSystemOverhead", "dedupOverhead", "checksumOverhead"}
+RAID5_3P1 = Fraction(4, 3)  # raw bytes per data byte of the density profile's 3+1 stripes
+RAW_CAPACITY_BYTES = 32 * 3_840_000_000_000  # 32 x 3.84 TB capacity SSDs (decimal, as sold)
+CAPTURED_AT = {
+    "capacity": dt.datetime(2018, 6, 9, 12, 0, tzinfo=dt.UTC),
+    "cache": dt.datetime(2018, 6, 4, 18, 0, tzinfo=dt.UTC),
+}
+
+
+def _tib_bytes(tb: float) -> int:
+    """A vSphere "TB" figure as whole bytes: 28.58 TB -> 31,424,042,321,838."""
+    return round(Fraction(str(tb)) * TIB)
+
+
+def _space_usage(working_set: str) -> vsan_capacity.SpaceUsage:
+    """The density test's capacity view: used before/after data efficiency (Figures 16/17) and
+    the object-type breakdown of the used-before bytes (Figures 18/19)."""
+    before = _tib_bytes(USED_BEFORE_TB if working_set == "capacity" else CACHE_USED_BEFORE_TB)
+    vdisk = round(Fraction(str(VDISK_SHARE_PCT[working_set])) / 100 * before)
+    others = vsan_capacity.split_by_shares(before - vdisk, OTHER_SHARES)
+    spaces = [vsan_capacity.protected("vdisk", vdisk, RAID5_3P1)]
+    for obj_type, used in others.items():
+        if obj_type in SYSTEM_TYPES:
+            spaces.append(vsan_capacity.system(obj_type, used))
+        else:
+            spaces.append(vsan_capacity.protected(obj_type, used, RAID5_3P1))
+    return vsan_capacity.SpaceUsage(
+        total_capacity_bytes=RAW_CAPACITY_BYTES,
+        object_spaces=tuple(spaces),
+        logical_used_bytes=before,
+        physical_used_bytes=_tib_bytes(USED_AFTER_TB),
+    )
+
+
+def _capacity_snapshot(folder: Path, working_set: str) -> list[Path]:
+    """`capacity/space_usage.json` with a `run.yaml` giving its capture time (a VsanSpaceUsage
+    object has none) in its own folder, so the time label describes the snapshot only."""
+    capacity = folder / "capacity"
+    capacity.mkdir(exist_ok=True)
+    labels = capacity / "run.yaml"
+    labels.write_text(
+        f"# Appendix C: the {working_set} test's capacity view, reconstructed.\n"
+        f"captured_at: '{CAPTURED_AT[working_set].isoformat()}'\n",
+        encoding="utf-8",
+    )
+    snapshot = capacity / "space_usage.json"
+    snapshot.write_text(vsan_capacity.render(_space_usage(working_set)), encoding="utf-8")
+    return [labels, snapshot]
 
 
 def write(root: Path) -> list[Path]:
@@ -372,12 +410,5 @@ def write(root: Path) -> list[Path]:
                 written += _case(folder, profile, working_set, read_pct, case_index)
                 case_index += 1
             if profile == "density":
-                observation = folder / "capacity.yaml"
-                observation.write_text(
-                    capacity_yaml.render(
-                        CAPACITY[working_set], "Reconstructed from published figures."
-                    ),
-                    encoding="utf-8",
-                )
-                written.append(observation)
+                written += _capacity_snapshot(folder, working_set)
     return written

@@ -2,21 +2,32 @@
 
 `chromium --dump-dom` returns the page before Streamlit's websocket has delivered anything (the
 body is an empty `#root`), so the browser test opens a DevTools session instead: navigate,
-poll the DOM until the script run has finished and the content stopped changing, then read
-the HTML and take a full-page screenshot. Only `websockets` (a Streamlit dependency) is used.
+record every network request and JavaScript exception, poll the DOM until the page has
+settled, then read the HTML and take a full-page screenshot. Only `websockets` (a Streamlit
+dependency) is used.
+
+Settled, as a person sees it: Streamlit says the script run is over (`stApp`'s
+`data-test-script-state` is `notRunning`), no skeleton, spinner or stale (greyed) element is
+left, every `stPlotlyChart` holds its drawn SVG, and none of that changes for `quiet_s`. The
+settle time is from the navigation to the first moment of that final state (the quiet wait
+only confirms it), so it does not include the confirmation.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,23 +46,49 @@ FLAGS = (
     "--remote-debugging-port=0",
 )
 WIDTH, HEIGHT = 1400, 1800
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+POLL_S = 0.05
 
-# What the page looks like to the test, read in one round trip. A run is over when the status
-# widget ("Running...") is gone and no skeleton placeholder is left.
+# What the page looks like to the test, read in one round trip.
 _STATE_JS = """
 (() => {
   const q = (s) => document.querySelectorAll(s).length;
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  const app = document.querySelector('[data-testid="stApp"]');
   return JSON.stringify({
-    running: q('[data-testid="stStatusWidgetRunningIcon"]') + q('[data-testid="stSkeleton"]')
-             + q('[data-testid="stAppSkeleton"]'),
+    script: app ? app.getAttribute('data-test-script-state') : 'none',
+    busy: q('[data-testid="stStatusWidgetRunningIcon"]') + q('[data-testid="stSkeleton"]')
+          + q('[data-testid="stAppSkeleton"]') + q('[data-testid="stSpinner"]')
+          + q('[data-stale="true"]'),
     title: (document.querySelector('h1') || {}).innerText || '',
     blocks: q('[data-testid="stElementContainer"]'),
-    plots: q('.js-plotly-plot .main-svg'),
-    charts: q('[data-testid="stPlotlyChart"]'),
+    charts: charts.length,
+    drawn: charts.filter((c) => c.querySelector('.main-svg')).length,
     height: document.documentElement.scrollHeight,
   });
 })()
 """
+
+
+def is_local(url: str) -> bool:
+    """A request the page may make offline: this machine, or no host at all (data:, blob:)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme in ("data", "blob", "about", "chrome", "devtools"):
+        return True
+    return (parts.hostname or "") in LOCAL_HOSTS or f"[{parts.hostname}]" in LOCAL_HOSTS
+
+
+@dataclass
+class Traffic:
+    """What one page view asked the network for, and what failed."""
+
+    requests: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # "url: reason"
+    exceptions: list[str] = field(default_factory=list)  # uncaught JavaScript exceptions
+
+    @property
+    def external(self) -> list[str]:
+        return [url for url in self.requests if not is_local(url)]
 
 
 @dataclass(frozen=True)
@@ -60,18 +97,38 @@ class PageView:
     html: str
     text: str
     screenshot_png: bytes
-    load_s: float
+    settle_s: float  # navigation -> settled (see the module docstring)
+    traffic: Traffic
+    # Navigation -> the first poll that saw the script run in each state ("running",
+    # "notRunning"...): where the settle time went (server run or browser drawing).
+    script_states_s: dict[str, float] = field(default_factory=dict)
+    # The page's main-thread busy time (DevTools TaskDuration: scripts, layout, paint) up to
+    # the end of the wait: what the browser itself spent, whatever else the machine runs.
+    browser_busy_s: float = 0.0
+
+
+def _settled(state: dict[str, Any]) -> bool:
+    return bool(
+        state.get("title")
+        and state["script"] == "notRunning"
+        and not state["busy"]
+        and state["drawn"] == state["charts"]
+    )
 
 
 class Chromium:
     """One headless chromium process and a DevTools session on its first tab."""
 
-    def __init__(self, *, start_timeout_s: float = 30.0) -> None:
+    def __init__(self, *, start_timeout_s: float = 30.0, cache: bool = False) -> None:
         self._profile = Path(tempfile.mkdtemp(prefix="chromium-test-"))
+        # Its own process group: chromium starts helper processes (some minutes later, e.g.
+        # the on-device-model service) that outlive a terminated browser; close() ends the
+        # whole group.
         self._proc = subprocess.Popen(
             [CHROMIUM, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
         port = self._wait_for_port(start_timeout_s)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as resp:
@@ -81,7 +138,12 @@ class Chromium:
             page["webSocketDebuggerUrl"], max_size=None, open_timeout=10
         ).__enter__()  # closed in close(); websockets warns about a bare connect()
         self._ids = itertools.count(1)
-        self.call("Page.enable")
+        self._traffic = Traffic()
+        self._urls: dict[str, str] = {}  # requestId -> url, to name failed loads
+        for domain in ("Page", "Network", "Runtime", "Performance"):
+            self.call(f"{domain}.enable")
+        # Without the HTTP cache every page view loads what a fresh browser loads.
+        self.call("Network.setCacheDisabled", {"cacheDisabled": not cache})
         self.call(
             "Emulation.setDeviceMetricsOverride",
             {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
@@ -99,13 +161,29 @@ class Chromium:
             time.sleep(0.1)
         raise TimeoutError("chromium did not open its DevTools port")
 
+    def _event(self, msg: dict[str, Any]) -> None:
+        """Record the network and exception events sent between command replies."""
+        method, params = msg.get("method"), msg.get("params", {})
+        if method == "Network.requestWillBeSent":
+            url = params["request"]["url"]
+            self._urls[params["requestId"]] = url
+            self._traffic.requests.append(url)
+        elif method == "Network.loadingFailed" and not params.get("canceled"):
+            url = self._urls.get(params["requestId"], "?")
+            self._traffic.failed.append(f"{url}: {params.get('errorText', '')}")
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            exc = details.get("exception", {}).get("description") or details.get("text", "")
+            self._traffic.exceptions.append(exc)
+
     def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Send one command and return its result, skipping the events sent meanwhile."""
+        """Send one command and return its result, recording the events sent meanwhile."""
         msg_id = next(self._ids)
         self._ws.send(json.dumps({"id": msg_id, "method": method, "params": params or {}}))
         while True:
             msg = json.loads(self._ws.recv(timeout=60))
             if msg.get("id") != msg_id:
+                self._event(msg)
                 continue
             if "error" in msg:
                 raise RuntimeError(f"{method}: {msg['error']}")
@@ -116,29 +194,52 @@ class Chromium:
         return result["result"].get("value")
 
     def _state(self) -> dict[str, Any]:
-        return json.loads(self.evaluate(_STATE_JS))
+        value = self.evaluate(_STATE_JS)
+        # None while the document is being replaced (no execution context yet).
+        return json.loads(value) if value else {"script": "none"}
 
-    def open(self, url: str, *, timeout_s: float = 45.0, settle_s: float = 1.5) -> PageView:
-        """Load `url`, wait until Streamlit has rendered it and nothing changed for `settle_s`."""
+    def open(self, url: str, *, timeout_s: float = 60.0, quiet_s: float = 1.5) -> PageView:
+        """Load `url` and wait until it has settled and stayed so for `quiet_s`."""
+        self.call("Page.navigate", {"url": "about:blank"})
+        self._traffic, self._urls = Traffic(), {}
+        busy_before = self._task_duration_s()
         started = time.monotonic()
         self.call("Page.navigate", {"url": url})
         deadline = started + timeout_s
         last: dict[str, Any] | None = None
-        stable_since = time.monotonic()
+        since = started
+        seen: dict[str, float] = {}
         while time.monotonic() < deadline:
-            time.sleep(0.25)
-            state = self._state()
-            done = state["title"] and not state["running"] and state["plots"] >= state["charts"]
+            time.sleep(POLL_S)
+            now, state = time.monotonic(), self._state()
+            seen.setdefault(state["script"], round(now - started, 3))
             if state != last:
-                last, stable_since = state, time.monotonic()
-            elif done and time.monotonic() - stable_since >= settle_s:
+                last, since = state, now
+            elif _settled(state) and now - since >= quiet_s:
                 break
         else:
-            raise TimeoutError(f"{url} did not finish rendering in {timeout_s:g} s: {last}")
-        load_s = time.monotonic() - started
+            raise TimeoutError(f"{url} did not settle in {timeout_s:g} s: {last}")
+        busy = self._task_duration_s()
+        busy -= busy_before if busy >= busy_before else 0.0  # a new renderer starts at 0
         html = self.evaluate("document.documentElement.outerHTML")
         text = self.evaluate("document.body.innerText")
-        return PageView(url, html, text, self.screenshot(), load_s)
+        shot = self.screenshot()
+        return PageView(url, html, text, shot, since - started, self._traffic, seen, busy)
+
+    def _task_duration_s(self) -> float:
+        metrics = self.call("Performance.getMetrics")["metrics"]
+        return next((m["value"] for m in metrics if m["name"] == "TaskDuration"), 0.0)
+
+    def visit(self, url: str, wait_s: float = 2.0) -> Traffic:
+        """Load `url`, wait `wait_s` and return what it requested (for pages not Streamlit's)."""
+        self.call("Page.navigate", {"url": "about:blank"})
+        self._traffic, self._urls = Traffic(), {}
+        self.call("Page.navigate", {"url": url})
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            time.sleep(POLL_S)
+            self.evaluate("1")  # reading replies also records the events
+        return self._traffic
 
     def screenshot(self) -> bytes:
         shot = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
@@ -148,13 +249,18 @@ class Chromium:
         try:
             self._ws.close()
         finally:
-            self._proc.terminate()
+            self._signal_group(signal.SIGTERM)
             try:
                 self._proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
+            self._signal_group(signal.SIGKILL)  # helpers that ignored SIGTERM
             shutil.rmtree(self._profile, ignore_errors=True)
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, sig)
 
     def __enter__(self) -> Chromium:
         return self

@@ -105,12 +105,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# A warehouse already built the way build_real_warehouse builds it (e.g. by scripts/main.sh):
+# the browser tests serve it instead of building their own (minutes on a busy machine).
+APP_WAREHOUSE_ENV = "PERF_APP_TEST_WAREHOUSE"
+
+
 @pytest.fixture(scope="session")
-def app_url(real_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def app_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """`streamlit run` on the real warehouse; yields its base URL once /_stcore/health is ok."""
+    given = os.environ.get(APP_WAREHOUSE_ENV)
+    served = Path(given) if given else request.getfixturevalue("real_warehouse")
     port = free_port()
     log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
-    env = {**os.environ, "PERF_DUCKDB_PATH": str(real_warehouse)}
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(served)}
     cmd = [
         sys.executable, "-m", "streamlit", "run", "app/streamlit_app.py",
         "--server.headless", "true", "--server.port", str(port),

@@ -141,19 +141,45 @@ def test_scaling_scatter_one_line_per_group_and_log_block_size() -> None:
     assert axis_titles(fig) == {"Block size (bytes)", "IOPS per node (IO/s)"}
 
 
-def test_config_delta_bars_skip_missing_metrics() -> None:
-    df = pl.DataFrame(
+def config_rows() -> pl.DataFrame:
+    # Two rows of one dimension in two working sets: vsan_version 6.2 -> 6.5 at 70 % read
+    # (Micron brief: cache +71 %, capacity +55 %); the cache row has an IOPS interval.
+    return pl.DataFrame(
         {
-            "from_value": ["tcp"],
-            "to_value": ["rdma"],
-            "iops_delta_pct": [15.0],
-            "avg_latency_delta_pct": [-13.3],
-            "p95_latency_delta_pct": [None],
+            "from_value": ["6.2", "6.2"],
+            "to_value": ["6.5", "6.5"],
+            "working_set": ["cache", "capacity"],
+            "pair": ["6.2 → 6.5 · 70% read, cache", "6.2 → 6.5 · 70% read, capacity"],
+            "from_iops": [120_000.0, 90_000.0],
+            "iops_delta_pct": [71.0, 55.0],
+            "iops_delta_ci95_low": [80_000.0, None],
+            "iops_delta_ci95_high": [90_400.0, None],
+            "significance_note": ["the 95 % interval of the IOPS difference excludes 0", None],
         }
     )
-    fig = charts.config_delta_bars(df)
-    assert [t.name for t in fig.data] == ["IOPS", "Average latency"]
-    assert fig.layout.yaxis.title.text == "Change from the first value (%)"
+
+
+def test_config_delta_bars_one_bar_per_row_never_summed() -> None:
+    fig = charts.config_delta_bars(config_rows(), color_by="working_set")
+    bars = [(t.name, list(t.x), list(t.y)) for t in fig.data]
+    # +71 and +55 stay two bars (never one +126 % bar), one colour per working set
+    assert bars == [
+        ("working set: cache", ["6.2 → 6.5 · 70% read, cache"], [71.0]),
+        ("working set: capacity", ["6.2 → 6.5 · 70% read, capacity"], [55.0]),
+    ]
+    cache, capacity = fig.data
+    # the IOPS interval [80,000, 90,400] of 120,000 = [66.7 %, 75.3 %] around +71 %
+    assert cache.error_y.array[0] == pytest.approx(100 * 90_400 / 120_000 - 71.0)
+    assert cache.error_y.arrayminus[0] == pytest.approx(71.0 - 100 * 80_000 / 120_000)
+    assert capacity.error_y.array is None
+    assert list(capacity.customdata) == ["no spread information"]
+    assert fig.layout.yaxis.title.text == "Change in IOPS (%)"
+
+
+def test_config_delta_bars_refuse_rows_that_would_stack() -> None:
+    rows = config_rows().with_columns(pair=pl.lit("6.2 → 6.5"))
+    with pytest.raises(ValueError, match="added up"):
+        charts.config_delta_bars(rows)
 
 
 @pytest.mark.parametrize(
@@ -177,12 +203,12 @@ def test_empty_frame_gives_a_no_data_figure(builder) -> None:
     [
         pytest.param(
             {"read_pct": 70, "block_size_bytes": 4096, "random_pct": 100, "outstanding_io": 512},
-            "70% read, 4 KiB, random, OIO 512",
+            "70% read, 4K, random, OIO 512",
             id="full",
         ),
         pytest.param(
             {"read_pct": 0, "block_size_bytes": 1048576, "random_pct": 0},
-            "0% read, 1 MiB, seq",
+            "0% read, 1M, seq",
             id="sequential",
         ),
         pytest.param({}, "workload", id="nothing-known"),
@@ -196,3 +222,85 @@ def test_png_download_config() -> None:
     config = charts.png_config("ra")
     assert config["toImageButtonOptions"]["format"] == "png"
     assert config["toImageButtonOptions"]["filename"] == "ra"
+
+
+def sweep_frame() -> tuple[pl.DataFrame, list[int]]:
+    # Samsung Figure 7 (100 % read, 3 VMs): MB/s 2,150 at 4K ... 18,400 at 64K ... 15,800 at 1M
+    sizes = [4096, 65536, 1048576]
+    return pl.DataFrame(
+        {
+            "series": ["100% read, seq"] * 3,
+            "block_size_bytes": [1048576, 4096, 65536],  # out of order: the chart sorts
+            "throughput_mb_s": [15800.0, 2150.0, 18400.0],
+            "avg_latency_ms": [12.7, 0.37, 0.68],
+            "result_id": ["r1m", "r4k", "r64k"],
+        }
+    ).with_columns(pl.col("block_size_bytes").cast(pl.Int64)), sizes
+
+
+def test_sweep_lines_connect_points_in_axis_order_with_latency_on_the_right() -> None:
+    from app.lib.charts import studies
+
+    df, sizes = sweep_frame()
+    fig = studies.sweep_lines(df, x="block_size_bytes", y="throughput_mb_s", title="sizes")
+    mbs, latency = fig.data
+    assert list(mbs.x) == sizes and list(mbs.y) == [2150.0, 18400.0, 15800.0]
+    assert mbs.mode == "lines+markers" and list(mbs.customdata) == ["r4k", "r64k", "r1m"]
+    assert latency.yaxis == "y2" and latency.line.dash == "dash"
+    assert [t.name for t in fig.data] == [
+        "100% read, seq: Throughput",
+        "100% read, seq: Average latency",
+    ]
+    assert fig.layout.xaxis.type == "log"
+    assert list(fig.layout.xaxis.ticktext) == ["4K", "64K", "1M"]
+
+
+def test_study_charts_refuse_two_rows_at_one_x() -> None:
+    from app.lib.charts import studies
+
+    df, _ = sweep_frame()
+    twice = pl.concat([df, df.head(1)])
+    with pytest.raises(ValueError, match="never merges"):
+        studies.sweep_lines(twice, x="block_size_bytes", y="throughput_mb_s", title="t")
+    runs = pl.DataFrame({"profile": ["run1", "run1"], "iops": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="never merges"):
+        studies.metric_panels(runs, x="profile", metrics=("iops",), title="t")
+
+
+def test_metric_panels_one_bar_per_row_and_a_legend_entry_per_colour() -> None:
+    from app.lib.charts import studies
+
+    df = pl.DataFrame(
+        {
+            "workload": ["70% read", "70% read", "100% read", "100% read"],
+            "transport": ["tcp", "rdma", "tcp", "rdma"],
+            "iops": [134_984.0, 170_668.0, 1_414_282.0, 1_441_071.0],
+            "iops_per_cpu_pct": [1_799.8, 2_994.2, 14_285.7, 14_556.3],
+        }
+    )
+    fig = studies.metric_panels(
+        df, x="workload", color_by="transport", metrics=("iops", "iops_per_cpu_pct"), title="t"
+    )
+    assert [(t.name, t.showlegend) for t in fig.data] == [
+        ("tcp", True),
+        ("rdma", True),
+        ("tcp", False),
+        ("rdma", False),
+    ]
+    assert list(fig.data[3].y) == [2_994.2, 14_556.3]
+    assert axis_titles(fig) >= {"IOPS (IO/s)", "IOPS per CPU percent (IO/s per %)"}
+
+
+def test_ra_comparison_refuses_two_results_in_one_series_at_one_read_mix() -> None:
+    df = ra_frame(working_sets=("cache",))
+    with pytest.raises(ValueError, match="nothing may merge"):
+        charts.ra_comparison(pl.concat([df, df.head(1)]))
+    # numbered repeats are two series, never one bar
+    repeats = pl.concat([df.head(1), df.head(1)]).with_columns(
+        run_ordinal=pl.Series([1, 2]), runs_at_point=pl.lit(2)
+    )
+    fig = charts.ra_comparison(repeats)
+    assert [t.name for t in fig.data if t.type == "bar"] == [
+        "baseline · run 1 IOPS",
+        "baseline · run 2 IOPS",
+    ]

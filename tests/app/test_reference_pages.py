@@ -13,7 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app import test_pages
+from tests.app.conftest import query
 from tests.app.test_pages import PAGES, metrics
+from tests.app.test_studies import assert_each_value_is_one_result, figures
 
 pytestmark = pytest.mark.slow
 
@@ -39,10 +41,81 @@ def test_page_shows_real_data(warehouse_env: Path, page: str) -> None:
 def test_ra_page_peak_iops_is_the_papers(warehouse_env: Path) -> None:
     # GIVEN the Samsung PM1743 study: 1,490,000 4K random-read IOPS at 30 VMs, its highest
     at = open_page("app_pages/ra_comparison.py")
-    at.selectbox[0].select(SAMSUNG).run()
+    selectbox(at, "Testbed").select(SAMSUNG).run()
     assert metrics(at)["Peak IOPS (your testbed)"] == "1,490,000"
     assert len(at.get("plotly_chart")) == 1
     assert any(SAMSUNG in note for note in reconstructed_notes(at))
+    # TCP, RDMA, JBOF and the 3-45 VM runs are configurations, never one "measured" bar
+    # (their mean, 1,167,724, was shown before): one configuration at a time, each bar a result
+    configurations = next(m for m in at.multiselect if m.label.startswith("Configuration"))
+    assert len(configurations.options) > 10 and len(configurations.value) == 1
+    assert assert_each_value_is_one_result(warehouse_env, figures(at)) > 0
+
+
+def selectbox(at: AppTest, label: str):
+    return next(s for s in at.selectbox if s.label == label)
+
+
+def legend_names(fig: dict) -> set[str]:
+    return {t["legendgroup"] for t in fig["data"] if t.get("showlegend", True)}
+
+
+def test_ra_page_opens_on_a_testbed_against_its_own_figures(warehouse_env: Path) -> None:
+    # The first testbed with both results and published figures: the Micron vSAN 6.7 RA,
+    # against its own Figure 4 / 8 / 10 / 14 figures (not the Lenovo runs against Micron's).
+    at = open_page("app_pages/ra_comparison.py")
+    assert selectbox(at, "Testbed").value == "micron-sata-vsan67"
+    assert selectbox(at, "Published figures of").value == "micron-sata-vsan67"
+    (fig,) = figures(at).values()
+    # every trace has a legend entry: its own, or its series' entry in the other panel
+    assert {t["legendgroup"] for t in fig["data"]} == legend_names(fig)
+    baseline = next(t for t in fig["data"] if t["name"] == "baseline · measured IOPS")
+    assert round(baseline["y"][-1]) == 486_099  # Figure 10, 100 % read, cache
+    printed = next(
+        t for t in fig["data"] if t["name"] == "baseline · published · figure: Figure 10 IOPS"
+    )
+    assert printed["y"] == [486_099]
+
+
+def test_ra_page_never_averages_two_vsan_versions(warehouse_env: Path) -> None:
+    # Micron brief, 0 % read cache test: vSAN 6.2 50,000 IOPS and 6.5 90,000 (+80 %): two
+    # bars of their own, never one 70,000 bar; the Lenovo traces have legend entries too.
+    at = open_page("app_pages/ra_comparison.py")
+    selectbox(at, "Testbed").select("micron-vsan62-vs-65").run()
+    configurations = next(m for m in at.multiselect if m.label.startswith("Configuration"))
+    assert configurations.options == ["vsan_version=6.2", "vsan_version=6.5"]
+    configurations.set_value(configurations.options).run()
+    (fig,) = figures(at).values()
+    cache = {t["name"]: t["y"][0] for t in fig["data"] if t["type"] == "bar" and t["xaxis"] == "x"}
+    assert {k: round(v) for k, v in cache.items()} == {
+        "unspecified · vsan_version=6.2 IOPS": 50_000,
+        "unspecified · vsan_version=6.5 IOPS": 90_000,
+    }
+    assert assert_each_value_is_one_result(warehouse_env, figures(at)) == 40
+    selectbox(at, "Testbed").select("lenovo-sr650-vsan65").run()
+    (fig,) = figures(at).values()
+    assert len(fig["data"]) == 8 and legend_names(fig) == {t["legendgroup"] for t in fig["data"]}
+
+
+def test_one_label_comparisons_draw_one_bar_per_pair(warehouse_env: Path) -> None:
+    # Micron brief at 70 % read: vSAN 6.2 -> 6.5 is +71 % (cache) and +55 % (capacity): two
+    # bars coloured by working set, never one +126 % bar; one bar per config_deltas row.
+    at = open_page("app_pages/profile_deltas.py")
+    selectbox(at, "Dimension that differs").select("vsan_version").run()
+    fig = figures(at)["Changing vsan_version"]
+    bars = {(t["name"], x): y for t in fig["data"] for x, y in zip(t["x"], t["y"], strict=True)}
+    rows = query(
+        warehouse_env,
+        "select working_set, read_pct, iops_delta_pct from marts.config_deltas"
+        " where dimension = 'vsan_version'",
+    )
+    assert len(bars) == len(rows) == 10
+    at_70 = {name: y for (name, x), y in bars.items() if "70% read" in x}
+    assert {k: round(v) for k, v in at_70.items()} == {
+        "working set: cache": 71,
+        "working set: capacity": 55,
+    }
+    assert sorted(round(y, 6) for y in bars.values()) == sorted(round(r[2], 6) for r in rows)
 
 
 def test_transport_page_rdma_gain_is_table_3s(warehouse_env: Path) -> None:
@@ -54,6 +127,9 @@ def test_transport_page_rdma_gain_is_table_3s(warehouse_env: Path) -> None:
     assert shown["TCP IOPS per CPU %"] == "1,800"
     assert shown["RDMA IOPS per CPU %"] == "2,994"
     assert reconstructed_notes(at)
+    # side by side: 3 workloads x 2 transports x 4 measures, each bar one result
+    side = figures(at)["TCP vs RDMA on " + SAMSUNG]
+    assert assert_each_value_is_one_result(warehouse_env, {"side": side}) == 24
 
 
 def test_capacity_page_shows_micron_dedupe_ratio(warehouse_env: Path) -> None:
@@ -74,3 +150,25 @@ def test_reconstructed_note_on_pages_with_reference_rows(warehouse_env: Path, pa
 def test_data_quality_page_has_a_run(warehouse_env: Path) -> None:
     at = open_page("app_pages/data_quality.py")
     assert int(metrics(at)["Expectations checked"].replace(",", "")) > 0
+
+
+def test_ra_page_draws_every_published_reference_beside_any_testbed(warehouse_env: Path) -> None:
+    # Another document's figures are drawn as printed, each figure once: two of its figures
+    # at one read mix (Samsung Table 3's TCP and RDMA reads) stay two bars, never one.
+    at = open_page("app_pages/ra_comparison.py")
+    selectbox(at, "Testbed").select("lenovo-sr650-vsan65").run()
+    for ref in selectbox(at, "Published figures of").options[1:]:
+        selectbox(at, "Published figures of").select(ref).run()
+        assert not at.exception, (ref, [e.value for e in at.exception])
+        (fig,) = figures(at).values()
+        printed = [
+            v for t in fig["data"] if "published" in t["name"] and t["type"] == "bar"
+            for v in t["y"]
+        ]  # fmt: skip
+        ids = query(
+            warehouse_env,
+            "select count(distinct figure_id) from marts.published_results"
+            " where testbed = ? and metric = 'iops' and read_pct is not null",
+            [ref],
+        )[0][0]
+        assert len(printed) == ids, ref

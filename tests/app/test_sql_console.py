@@ -86,7 +86,7 @@ def test_select_and_with_run(warehouse: Path) -> None:
         warehouse,
         "-- a comment first\nwith r as (select * from marts.latest_dedupe_ratios) "
         "select round(dedupe_compression_ratio, 2) as ratio, 'copy; attach' as text from r "
-        "where testbed = 'micron-sata-vsan67';",
+        "where testbed = 'micron-sata-vsan67' and working_set = 'capacity';",
     )
     # The Micron vSAN 6.7 RA: 28.58 TiB before, 3.48 TiB after dedupe and compression
     assert result.frame["ratio"].to_list() == [8.21]

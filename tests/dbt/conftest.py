@@ -59,7 +59,9 @@ def _labelled_folder(root: Path) -> Path:
     return folder
 
 
-def _dbt_build(db_path: Path, work: Path) -> tuple[bool, list[str]]:
+def _dbt_build(
+    db_path: Path, work: Path, select: list[str] | None = None
+) -> tuple[bool, list[str]]:
     from dbt.cli.main import dbtRunner
 
     saved = {k: os.environ.get(k) for k in ("PERF_DUCKDB_PATH", "DBT_SEND_ANONYMOUS_USAGE_STATS")}
@@ -78,6 +80,7 @@ def _dbt_build(db_path: Path, work: Path) -> tuple[bool, list[str]]:
                 "--log-path",
                 str(work / "logs"),
                 "--quiet",
+                *(["--select", *select] if select else []),
             ]
         )
     finally:

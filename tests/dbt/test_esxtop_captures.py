@@ -47,6 +47,7 @@ RUNS = {"tcp": "rdma/randread-4k-tcp", "rdma": "rdma/randread-4k-rdma"}
 HOSTS = ("esx-r750-01", "esx-r750-02", "esx-r750-03")
 TOTAL_UTIL = r"\Physical Cpu(_Total)\% Util Time"
 TOTAL_PROC = r"\Physical Cpu(_Total)\% Processor Time"
+LOAD_1MIN = r"\Physical Cpu Load\Cpu Load (1 Minute Avg)"
 EXCEL = SAMPLES / "esxtop" / "gsliu_VisualEsxtopOnline__origincsvfile-excel-resaved.csv"
 EXCEL_HOST = "proma-2n-dhcp60.eng.vmware.com"
 
@@ -101,6 +102,7 @@ class Built:
     failures: list[str]
     load_exit: int
     expected_cpu: dict[str, float]  # transport -> mean over hosts of the kept rows' mean
+    expected_load: dict[str, float]  # the same for the 1-minute CPU load average
 
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
         # dbt-duckdb keeps its own (read-write) handle open in this process; DuckDB only shares
@@ -124,38 +126,45 @@ def _excel_with_total(folder: Path) -> None:
     (folder / "esxtop-excel.csv").write_text(text, newline="")
 
 
-def _tree(work: Path) -> tuple[Path, dict[str, float]]:
+def _kept_mean(rows: list[list[str]], suffix: str, kept: int) -> float:
+    column = _column(rows, suffix)
+    return statistics.fmean(float(r[column]) for r in rows[1 : 1 + kept])
+
+
+def _tree(work: Path) -> tuple[Path, dict[str, float], dict[str, float]]:
     reference, tree = work / "reference", work / "tree"
     write_reference_dataset(reference)
     (tree / STUDY).mkdir(parents=True)
     shutil.copy(reference / "run.yaml", tree / "run.yaml")
     shutil.copy(reference / STUDY / "run.yaml", tree / STUDY / "run.yaml")
     expected: dict[str, float] = {}
+    expected_load: dict[str, float] = {}
     for transport, run in RUNS.items():
         shutil.copytree(reference / STUDY / run, tree / STUDY / run)
-        host_means = []
+        host_means, host_loads = [], []
         for host in HOSTS:
             capture = tree / STUDY / run / f"esxtop-{host}.csv"
             original = capture.read_bytes()
             edit, kept = EDITS[transport, host]
             capture.write_bytes(edit(original))
             rows = _rows(original.decode())
-            util = _column(rows, TOTAL_UTIL)
             assert len(rows) == 12  # header + 11 samples
-            host_means.append(statistics.fmean(float(r[util]) for r in rows[1 : 1 + kept]))
+            host_means.append(_kept_mean(rows, TOTAL_UTIL, kept))
+            host_loads.append(_kept_mean(rows, LOAD_1MIN, kept))
         expected[transport] = statistics.fmean(host_means)
+        expected_load[transport] = statistics.fmean(host_loads)
     _excel_with_total(tree / "excel-resave")
-    return tree, expected
+    return tree, expected, expected_load
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     work = tmp_path_factory.mktemp("esxtop_edges")
-    tree, expected = _tree(work)
+    tree, expected, expected_load = _tree(work)
     db = work / "warehouse.duckdb"
     load_exit = ingest_main(["load", str(tree), "--db", str(db), "--quiet"])
     success, failures = _dbt_build(db, work)
-    return Built(db, tree, success, failures, load_exit, expected)
+    return Built(db, tree, success, failures, load_exit, expected, expected_load)
 
 
 def test_edited_captures_load_and_dbt_build_passes(built):
@@ -241,6 +250,20 @@ def test_host_cpu_reaches_workload_results(built):
     assert [(t, s) for t, _, s in rows] == [("rdma", "capture"), ("tcp", "capture")]
     for transport, cpu, _ in rows:
         assert cpu == pytest.approx(built.expected_cpu[transport], abs=1e-9)
+
+
+def test_host_cpu_load_average_reaches_workload_results(built):
+    # Table 3's "CPU load avg" column: esxtop's 1-minute load, the mean of the kept samples
+    # per host, then over hosts (the reference capture writes 0.99 TCP / 1.00 RDMA here)
+    rows = built.query(
+        "select transport, cpu_load_avg from marts.fct_workload_results "
+        "where testbed = ? order by transport",
+        [TESTBED],
+    )
+    assert [t for t, _ in rows] == ["rdma", "tcp"]
+    for transport, load in rows:
+        assert load == pytest.approx(built.expected_load[transport], abs=1e-9)
+    assert built.expected_load["tcp"] == pytest.approx(0.99, abs=0.005)
 
 
 def test_host_cpu_reaches_transport_cpu_efficiency(built):

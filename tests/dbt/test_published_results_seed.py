@@ -310,3 +310,28 @@ def test_seed_properties_cover_every_csv_column(rows):
     assert set(seed["config"]["column_types"]) == set(described)
     assert seed["config"]["column_types"]["value"] == "double"
     assert {"unique", "not_null"} <= set(_seed_tests("figure_id"))
+
+
+# metric -> what its compared_to must name so that published_vs_measured can find the base
+# (docs/ANALYSES.md, step 3)
+def _readynode_profiles() -> set[str]:
+    with (SEEDS / "readynode_profile_targets.csv").open(newline="") as handle:
+        return {row["readynode_profile"] for row in csv.DictReader(handle)}
+
+
+def test_bases_are_named_as_the_marts_name_them(rows):
+    # a ReadyNode target by its profile (AF-6), a replica footprint by the policy's ftm, an IOPS
+    # ratio by the other point's axis value and a difference of deltas by the other sweep's
+    # value of the label that differs: numbers, never prose such as "100pct-read"
+    profiles = _readynode_profiles()
+    wrong = []
+    for row in rows:
+        metric, base = row["metric"], row["compared_to"]
+        if metric == "iops_per_node_vs_target_pct" and base not in profiles:
+            wrong.append((row["figure_id"], base))
+        if metric == "replica_capacity_delta_pct" and base not in {"RAID-1", "RAID-5", "RAID-6"}:
+            wrong.append((row["figure_id"], base))
+        if metric in {"iops_ratio", "iops_delta_diff_pp"} and not re.fullmatch(r"[0-9.]+", base):
+            wrong.append((row["figure_id"], base))
+    assert not wrong, wrong
+    assert {r["metric"] for r in rows} >= {"iops_per_node_vs_target_pct", "iops_ratio"}

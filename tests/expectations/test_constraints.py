@@ -95,7 +95,7 @@ BAD: list[Bad] = [
     Bad(
         "dedupe_ratios",
         {"capacity_multiplier": 2.5, "usable_to_raw_ratio": 1.6},
-        "capacity_multiplier_2dp in [2, 3, 1.33, 1.5]",
+        "capacity_multiplier_2dp in [1, 2, 3, 4, 1.33, 1.5, 1.25]",
     ),
     Bad("dedupe_ratios", {"usable_to_raw_ratio": 4.0}, "usable_ratio_mismatch_pct in [0, 1]"),
     Bad("dedupe_ratios", {"dedupe_compression_ratio": -4.0}, "dedupe_compression_ratio >= 0"),

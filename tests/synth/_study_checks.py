@@ -94,6 +94,8 @@ def folder_totals(base: Path) -> dict[str, dict]:
     sums: dict[str, dict] = {}
     for path in sorted(base.rglob("*.json")):
         data = path.read_bytes()
+        if not fio.detect(data[:65536], path.name):  # e.g. a VsanSpaceUsage capacity snapshot
+            continue
         source = SourceFile(str(path), path.name, str(path.parent), "0" * 64, len(data))
         rows = [d for d in fio.parse(data, source).tables["fio_job_directions"] if d.total_ios > 0]
         if not rows:

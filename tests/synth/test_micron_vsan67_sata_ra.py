@@ -3,6 +3,7 @@ add up to every published figure the raw data can express (values read from the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,8 @@ from tests.synth._study_checks import (
 )
 
 # Not expressible from raw results, by design (docs/reference_studies.md section 1):
-# Figure 8 text deltas contradicting the printed latency row; object-type shares (no
-# capacity.yaml field); policy properties and usable-to-raw (computed by the marts).
+# Figure 8 text deltas contradicting the printed latency row; object-type shares (in the
+# capacity snapshots, checked below); policy properties and usable-to-raw (computed by the marts).
 NOT_FROM_RAW = {
     "micron67-fig8-balanced-cache-r50-lat-vs-prev",
     "micron67-fig8-density-cache-r50-lat-vs-prev",
@@ -98,23 +99,52 @@ def test_every_expressible_result_figure_is_reproduced(cells: dict) -> None:
     assert failed == []
 
 
-def test_capacity_observations_give_the_published_ratios(study_folder: Path) -> None:
+def _space_usage(study_folder: Path, working_set: str) -> dict:
+    path = study_folder / f"density-{working_set}" / "capacity" / "space_usage.json"
+    return json.loads(path.read_text())
+
+
+def test_capacity_snapshots_give_the_published_ratios(study_folder: Path) -> None:
     ratios = {
         r["working_set"]: r
         for r in seed_rows(study.STUDY_ID)
         if r["metric"] == "dedupe_compression_ratio" and r["qualifier"] == "exact"
     }
     for working_set in ("cache", "capacity"):
-        observed = yaml.safe_load(
-            (study_folder / f"density-{working_set}" / "capacity.yaml").read_text()
-        )
-        assert holds(observed["used_before"] / observed["used_after"], ratios[working_set])
+        efficient = _space_usage(study_folder, working_set)["efficientCapacity"]
+        ratio = efficient["logicalCapacityUsed"] / efficient["physicalCapacityUsed"]
+        assert holds(ratio, ratios[working_set])
     figure16 = {
         r["metric"]: r for r in seed_rows(study.STUDY_ID) if r["table_or_figure"] == "Figure 16"
     }
-    observed = yaml.safe_load((study_folder / "density-capacity" / "capacity.yaml").read_text())
-    assert observed["used_before"] == float(figure16["capacity_used_before_tb"]["value"])
-    assert observed["used_after"] == float(figure16["capacity_used_after_tb"]["value"])
+    efficient = _space_usage(study_folder, "capacity")["efficientCapacity"]
+    # vSphere's TB is TiB: 28.58 TB -> 31,424,042,321,838 bytes
+    assert efficient["logicalCapacityUsed"] == 31_424_042_321_838
+    assert holds(efficient["logicalCapacityUsed"] / 2**40, figure16["capacity_used_before_tb"])
+    assert holds(efficient["physicalCapacityUsed"] / 2**40, figure16["capacity_used_after_tb"])
+
+
+@pytest.mark.parametrize(
+    ("working_set", "figure"), [("capacity", "Figure 18"), ("cache", "Figure 19")]
+)
+def test_object_type_breakdown_gives_the_vdisk_share(
+    study_folder: Path, working_set: str, figure: str
+) -> None:
+    row = next(
+        r for r in seed_rows(study.STUDY_ID)
+        if r["table_or_figure"] == figure and r["metric"] == "vdisk_share_of_used_pct"
+    )  # fmt: skip
+    usage = _space_usage(study_folder, working_set)
+    spaces = usage["spaceDetail"]["spaceUsageByObjectType"]
+    used = {s["objType"]: s["usedB"] for s in spaces}
+    # the breakdown is the used-before bytes, split by object type
+    assert sum(used.values()) == usage["efficientCapacity"]["logicalCapacityUsed"]
+    assert holds(100 * used["vdisk"] / sum(used.values()), row)
+    assert all(s["usedB"] == s["primaryCapacityB"] + s["overheadB"] for s in spaces)
+    labels = yaml.safe_load(
+        (study_folder / f"density-{working_set}" / "capacity" / "run.yaml").read_text()
+    )
+    assert labels["captured_at"].startswith("2018-06-")
 
 
 def test_labels_match_the_seed(study_folder: Path) -> None:

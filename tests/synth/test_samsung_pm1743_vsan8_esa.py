@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import duckdb
@@ -156,9 +157,15 @@ def test_printed_deltas(generated):
 )
 def test_figure10_capacity_is_primary_plus_redundancy(generated, profile, figure_id):
     data, _, _ = generated
-    observed = yaml.safe_load(
-        (data / study.STUDY_ID / "raid" / profile / "capacity.yaml").read_text()
+    folder = data / study.STUDY_ID / "raid" / profile / "capacity"
+    usage = json.loads((folder / "space_usage.json").read_text())
+    vdisk = next(
+        s for s in usage["spaceDetail"]["spaceUsageByObjectType"] if s["objType"] == "vdisk"
     )
-    assert observed["unit"] == "TB" and observed["used_before"] == observed["used_after"]
-    # 5.28 TB primary (printed) plus 5.28 (RAID-1) or 2.64 (RAID-5) TB of redundancy
-    assert observed["used_after"] / 5.28 == pytest.approx(_value(figure_id), abs=0.005)
+    # 5.28 TB primary (printed, decimal bytes) plus 5.28 (RAID-1) or 2.64 (RAID-5) TB redundancy
+    assert vdisk["primaryCapacityB"] == 5_280_000_000_000
+    assert vdisk["overheadB"] == {"raid1": 5_280_000_000_000, "raid5": 2_640_000_000_000}[profile]
+    multiplier = vdisk["usedB"] / vdisk["primaryCapacityB"]
+    assert multiplier == pytest.approx(_value(figure_id), abs=0.005)
+    assert usage["efficientCapacity"] is None  # no space efficiency on these runs
+    assert "captured_at" in yaml.safe_load((folder / "run.yaml").read_text())

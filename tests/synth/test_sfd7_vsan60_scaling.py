@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from synth.studies import sfd7_vsan60_scaling as study
 from tests.synth._study_checks import generate_and_total, load_subset, seed_by_id
@@ -130,3 +133,28 @@ def test_working_set_drops_round_to_the_published_deltas(generated):
     assert drop1 == pytest.approx(_value("sfd7-af-1dg-ws400-vs-ws100-iops-delta"), abs=1.0)
     assert drop2 == pytest.approx(_value("sfd7-af-2dg-ws400-vs-ws100-iops-delta"), abs=1.0)
     assert round(drop2 - drop1) == _value("sfd7-af-2dg-vs-1dg-drop-difference")
+
+
+def _run_labels(data: Path, folder: str) -> dict:
+    return yaml.safe_load((data / study.STUDY_ID / folder / "run.yaml").read_text())
+
+
+def test_all_flash_working_sets_differ_in_working_set_gb_alone(generated):
+    """No `profile` named after the working set: a 100 GB and a 400 GB run of one disk-group
+    count differ in one label, so config_deltas attributes the drop to the working set."""
+    data, _ = generated
+    ws100 = _run_labels(data, "allflash/2dg-ws100gb")
+    ws400 = _run_labels(data, "allflash/2dg-ws400gb")
+    assert "profile" not in ws100 and "profile" not in ws400
+    differing = {k for k in ws100.keys() | ws400.keys() if ws100.get(k) != ws400.get(k)}
+    assert differing == {"working_set_gb"}
+    assert (ws100["working_set_gb"], ws400["working_set_gb"]) == (100, 400)
+
+
+def test_hybrid_runs_carry_the_mirroring_policy(generated):
+    """'with mirroring this represents 595K writes to the backend': RAID-1, FTT=1."""
+    data, _ = generated
+    for folder in ("hybrid/64hosts-r70", "hybrid/8hosts-2dg-r100"):
+        labels = _run_labels(data, folder)
+        assert (labels["ftm"], labels["ftt"]) == ("RAID-1", 1)
+    assert "ftm" not in _run_labels(data, "allflash/1dg-ws100gb")

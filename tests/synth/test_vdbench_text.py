@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import statistics
 
 import pytest
 
@@ -70,3 +71,30 @@ def test_direction_resp_keeps_the_mix_mean() -> None:
 def test_unknown_layout_is_refused() -> None:
     with pytest.raises(ValueError, match="layout"):
         vdbench_text.render_stdout(RUN, TOTALS, layout="50499")
+
+
+def test_interval_lines_ramp_up_in_the_warmup_then_move_as_ar1() -> None:
+    long_run = vdbench_text.VdbenchRun(
+        rd_name="run1",
+        elapsed_s=3000,
+        warmup_s=60,
+        interval_s=5,
+        started_at=dt.datetime(2018, 6, 4, 12, 0, 5),
+    )
+    text = vdbench_text.render_stdout(long_run, TOTALS, seed=4)
+    rows = vdbench.parse(text.encode(), _source()).tables["vdbench_intervals"]
+    warm = [r for r in rows if r.interval_index <= 12]
+    measured = [r for r in rows if r.interval_index > 12]
+    assert (len(warm), len(measured)) == (12, 600)
+    # the avg_ line is the measured intervals' mean rate and IOPS-weighted response time
+    assert sum(r.iops for r in measured) / 600 == pytest.approx(30381.19, abs=0.01)
+    weighted = sum(r.iops * r.resp_ms for r in measured) / sum(r.iops for r in measured)
+    assert weighted == pytest.approx(1.234, abs=0.001)
+    # warm-up: the first 5 s at about 1 - 0.25 e^(-2.5/10) = 0.81 of the plateau
+    assert warm[0].iops < 0.88 * 30381.19
+    # Little's law: response time x rate is the same in every line (to print precision)
+    products = [r.iops * r.resp_ms for r in rows]
+    assert max(products) / min(products) == pytest.approx(1.0, abs=0.002)
+    # AR(1): neighbouring measured intervals move together
+    rates = [r.iops for r in measured]
+    assert 0.45 < statistics.correlation(rates[:-1], rates[1:]) < 0.75

@@ -1,19 +1,25 @@
 """Pure chart builders: a polars frame of one mart in, a `go.Figure` out; no Streamlit.
 
 One module per chart family; every axis title names its unit (`axis_title`), every figure uses
-the one `TEMPLATE`, and pages pass `png_config(name)` to `st.plotly_chart` so the modebar's
-camera button saves a PNG.
+the one `TEMPLATE`, and pages draw through `ui.plot`, which applies the shared layout rules
+(`finish`, charts/layout.py) and passes `png_config(name)` so the modebar's camera button saves
+a PNG.
 """
 
 from app.lib.charts.capacity import capacity_bars
 from app.lib.charts.common import (
     COLUMNS,
+    MISSING,
     axis_title,
+    bytes_label,
+    display,
+    is_missing,
     png_config,
     workload_label,
     workload_labels,
 )
 from app.lib.charts.deltas import config_delta_bars, profile_delta_heatmap
+from app.lib.charts.layout import finish
 from app.lib.charts.ra import ra_comparison
 from app.lib.charts.run_detail import (
     latency_figures,
@@ -27,11 +33,16 @@ from app.lib.charts.transport import TRANSPORT_METRICS, iops_per_cpu, transport_
 
 __all__ = [
     "COLUMNS",
+    "MISSING",
     "TRANSPORT_METRICS",
     "axis_title",
+    "bytes_label",
     "capacity_bars",
     "config_delta_bars",
+    "display",
+    "finish",
     "iops_per_cpu",
+    "is_missing",
     "latency_figures",
     "latency_histogram",
     "percentile_curve",

@@ -16,8 +16,16 @@ import polars as pl
 
 TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
 TEMPLATE.layout.font = {"family": "Inter, Arial, sans-serif", "size": 13}
-# Legend under the plot: above it, it collides with the title and the subplot titles.
-TEMPLATE.layout.legend = {"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0}
+# Legend at the foot of the figure (container coordinates): above the plot it collides with
+# the title and the subplot titles, and at a fixed paper offset under the plot it lands on
+# long or rotated tick labels; at the foot Plotly grows the bottom margin to fit it.
+TEMPLATE.layout.legend = {
+    "orientation": "h",
+    "yref": "container",
+    "yanchor": "bottom",
+    "y": 0,
+    "x": 0,
+}
 TEMPLATE.layout.margin = {"l": 60, "r": 60, "t": 80, "b": 40}
 TEMPLATE.layout.hovermode = "x unified"
 
@@ -79,14 +87,20 @@ def png_config(filename: str) -> dict:
     }
 
 
+# How every page shows a value the warehouse does not have (never nan, <NA>, None or n/a).
+MISSING = "—"
+
+
 def is_missing(value: object) -> bool:
-    """NULL in a polars row (None) or a float NaN."""
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """NULL in a polars row (None), a float NaN, or pandas' NA/NaT."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return True
+    return type(value).__name__ in ("NAType", "NaTType")
 
 
 def read_mix_label(read_pct: float | None) -> str:
     # A result whose read mix nobody recorded (NULL) still needs a category name.
-    return "read mix n/a" if is_missing(read_pct) else f"{read_pct:g}% read"
+    return f"read mix {MISSING}" if is_missing(read_pct) else f"{read_pct:g}% read"
 
 
 def ordered(values: Iterable[object], preferred: Sequence[str]) -> list:
@@ -101,7 +115,10 @@ def color(i: int) -> str:
 
 
 def empty_figure(title: str) -> go.Figure:
-    fig = go.Figure(layout={"template": TEMPLATE, "title": title})
+    """The title and "No data", without Plotly's empty -1..4 axes."""
+    fig = go.Figure(layout={"template": TEMPLATE, "title": title, "height": 200})
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
     fig.add_annotation(text="No data", showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
     return fig
 
@@ -148,7 +165,7 @@ def grouped_bars(
 
 
 def workload_label(row: Mapping[str, object]) -> str:
-    """A short workload name like `70% read, 4 KiB, random, OIO 512` from the columns present."""
+    """A short workload name like `70% read, 4K, random, OIO 512` from the columns present."""
     parts = []
     if not is_missing(row.get("read_pct")):
         parts.append(f"{row['read_pct']:g}% read")
@@ -176,11 +193,20 @@ def workload_labels(df: pl.DataFrame, *, without: tuple[str, ...] = ()) -> list[
 
 
 def bytes_label(size: int) -> str:
-    if size <= 0:
-        return f"{size} B"
+    """A block size as storage tools print it: 512B, 4K, 64K, 1M (binary units, 1K = 1024
+    bytes); the one formatter for axes, selectors, labels and tables."""
+    if size < 1024:
+        return f"{size}B"
     exp = min(int(math.log(size, 1024)), 3)
     value = size / 1024**exp
-    return f"{value:g} {['B', 'KiB', 'MiB', 'GiB'][exp]}"
+    return f"{value:.4g}{'BKMG'[exp]}"
+
+
+def display(value: object, spec: str = "") -> str:
+    """A value as text, with MISSING for NULL/NaN: the one way a missing value is shown."""
+    if is_missing(value):
+        return MISSING
+    return format(value, spec) if spec else str(value)
 
 
 def plot_values(values: pl.Series) -> list:
@@ -212,4 +238,4 @@ def traces(df: pl.DataFrame, by: Sequence[str]) -> Iterator[tuple[str, pl.DataFr
         df.group_by(keys, maintain_order=True),
         key=lambda kv: [(is_missing(k), str(k)) for k in kv[0]],
     ):
-        yield " · ".join("n/a" if is_missing(k) else str(k) for k in key), part
+        yield " · ".join(display(k) for k in key), part

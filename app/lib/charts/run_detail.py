@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 
 from app.lib.charts.common import (
     COLUMNS,
+    MISSING,
     TEMPLATE,
     axis_title,
     color,
@@ -51,7 +52,7 @@ def latency_figures(row: Mapping[str, object], *, title: str = "Latency") -> go.
         template=TEMPLATE,
         title=title,
         xaxis_title="Latency figure",
-        yaxis_title=axis_title("avg_latency_ms"),
+        yaxis_title="Latency (ms)",  # average, read, write and percentiles alike
         height=380,
         hovermode="closest",
     )
@@ -65,7 +66,7 @@ def spread_strip(df: pl.DataFrame, *, title: str = "Spread") -> go.Figure:
     if df.is_empty() or not metrics:
         return empty_figure(title)
     fig = make_subplots(rows=1, cols=len(metrics), subplot_titles=[axis_title(m) for m in metrics])
-    names = df["output_label"].cast(pl.String).fill_null("n/a").to_list()
+    names = df["output_label"].cast(pl.String).fill_null(MISSING).to_list()
     for i, metric in enumerate(metrics, start=1):
         fig.add_trace(
             go.Box(
@@ -148,9 +149,16 @@ def latency_histogram(df: pl.DataFrame, *, title: str = "Latency histogram") -> 
 
 
 def time_lines(
-    df: pl.DataFrame, *, x: str, metrics: list[str], by: list[str], title: str
+    df: pl.DataFrame,
+    *,
+    x: str,
+    metrics: list[str],
+    by: list[str],
+    title: str,
+    window: tuple[float, float] | None = None,
 ) -> go.Figure:
-    """Time series, one subplot per metric and one WebGL line per `by` group (host, VM...)."""
+    """Time series, one subplot per metric and one WebGL line per `by` group (host, VM...);
+    `window` (x from, to) is shaded on every subplot: the steady-state window."""
     metrics = [m for m in metrics if has_values(df, m)]
     if df.is_empty() or x not in df.columns or not metrics:
         return empty_figure(title)
@@ -178,8 +186,27 @@ def time_lines(
                 row=row,
                 col=1,
             )
+    if window is not None:
+        _shade_window(fig, window, rows=len(metrics))
     fig.update_layout(
         template=TEMPLATE, title=title, height=220 + 180 * len(metrics), hovermode="closest"
     )
     fig.update_xaxes(title_text=axis_title(x), row=len(metrics), col=1)
     return fig
+
+
+def _shade_window(fig: go.Figure, window: tuple[float, float], *, rows: int) -> None:
+    """Shade the steady-state window on every subplot, with a legend entry that names it."""
+    for row in range(1, rows + 1):
+        fig.add_vrect(
+            x0=window[0], x1=window[1], fillcolor="#2ca02c", opacity=0.12, line_width=0,
+            row=row, col=1,
+        )  # fmt: skip
+    # A shape has no legend entry: an invisible trace gives the shading its name.
+    fig.add_trace(
+        go.Scatter(
+            x=[None], y=[None], mode="markers", name="steady-state window",
+            marker={"color": "#2ca02c", "symbol": "square", "size": 12, "opacity": 0.4},
+        ),
+        row=1, col=1,
+    )  # fmt: skip

@@ -47,6 +47,8 @@ def transport_side_by_side(df: pl.DataFrame, *, title: str = "TCP vs RDMA") -> g
                     legendgroup=transport,
                     showlegend=i == 0,
                     marker_color=TRANSPORT_COLORS.get(transport, color(t_idx + 2)),
+                    # each bar is one result: its id leads to the run explorer
+                    customdata=part["result_id"].to_list() if "result_id" in part.columns else None,
                 ),
                 row=row + 1,
                 col=col + 1,

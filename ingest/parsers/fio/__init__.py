@@ -102,7 +102,7 @@ __all__ = [
 ]
 
 FORMAT = "fio"
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"  # 3: the final report is the last eta == 0 document
 
 _JSON_MARK = re.compile(rb'"(fio version|client_stats)"\s*:')
 _NORMAL_MARKS = re.compile(

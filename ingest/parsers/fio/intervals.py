@@ -35,6 +35,20 @@ def wall_runtime_ms(entry: dict[str, Any]) -> int | None:
     return None
 
 
+def _io_clock_ms(entry: dict[str, Any]) -> int:
+    """The job's clock in a status dump: how long it has done I/O so far. Not the whole-second
+    `elapsed` fallback of `wall_runtime_ms`: a job that has not started yet (`startdelay`, a
+    later stonewall group) would get the process's elapsed time, its clock would then jump back
+    to its real runtime once it starts, and the I/O of that interval had no length (995 IOPS
+    summed where the dumps say 3998)."""
+    runtimes = [
+        entry[name].get("runtime") or 0 for name in DIRECTIONS if isinstance(entry.get(name), dict)
+    ]
+    # nor `job_runtime`: before a delayed job starts, fio 3.33 prints 1003 there (the time it
+    # waited), then 880 one second later
+    return int(max(runtimes)) if runtimes else int(entry.get("job_runtime") or 0)
+
+
 def _cumulative(
     entry: dict[str, Any], name: str, kib_io_bytes: bool
 ) -> tuple[int, int, float, int]:
@@ -84,7 +98,7 @@ def interval_rows(
     previous: dict[tuple[int, str], _Progress] = {}
     for dump_index, document in enumerate(documents[: last + 1]):
         for job_index, entry in enumerate(document.entries):
-            t_ms = wall_runtime_ms(entry) or 0
+            t_ms = _io_clock_ms(entry)
             for name in DIRECTIONS:
                 if not isinstance(entry.get(name), dict):
                     continue

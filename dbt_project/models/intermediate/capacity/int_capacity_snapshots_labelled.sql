@@ -41,6 +41,12 @@ snapshots_joined_to_labels as (
             stg_vsan_capacity__snapshots.ftt, stg_ingest__source_files.ftt
         ) as ftt,
         stg_ingest__source_files.architecture,
+        -- the run labels of the snapshot's folder: the cluster size decides
+        -- the ESA RAID-5 layout; profile and working set say which test
+        -- the capacity was observed after
+        stg_ingest__source_files.nodes,
+        stg_ingest__source_files.profile,
+        stg_ingest__source_files.working_set,
         stg_vsan_capacity__snapshots.logical_used_bytes,
         stg_vsan_capacity__snapshots.physical_used_bytes,
         stg_vsan_capacity__snapshots.total_capacity_bytes,

@@ -1,16 +1,33 @@
 {#- Host-level time series from the capture tools, in marts units: host CPU
-    (percent of the host's capacity) and vSAN DOM client IOPS per host. One
-    row per source file x host x metric x sample time. -#}
+    (percent of the host's capacity), host CPU load average (esxtop's 1-minute
+    load, a fraction of the host's CPUs: 1.0 = every CPU busy or queued) and
+    vSAN DOM client IOPS per host. One row per source file x host x metric x
+    sample time. -#}
 with
 
 stg_esxtop__counters as (
 
-    -- esxtop's whole-host CPU: `Physical Cpu(_Total)\% Util Time`
-    select * from {{ ref('stg_esxtop__counters') }}
+    -- esxtop's whole-host CPU, `Physical Cpu(_Total)\% Util Time`, and its
+    -- load average, `Physical Cpu Load\Cpu Load (1 Minute Avg)` (the column
+    -- RA tables print as "CPU load avg")
+    select
+        *,
+        case
+            when object_group = 'Physical Cpu' then 'cpu_util_pct'
+            else 'cpu_load'
+        end as metric
+
+    from {{ ref('stg_esxtop__counters') }}
     where
-        object_group = 'Physical Cpu'
-        and instance = '_Total'
-        and counter = '% Util Time'
+        (
+            object_group = 'Physical Cpu'
+            and instance = '_Total'
+            and counter = '% Util Time'
+        )
+        or (
+            object_group = 'Physical Cpu Load'
+            and counter = 'Cpu Load (1 Minute Avg)'
+        )
 
 ),
 
@@ -93,14 +110,14 @@ perfsvc_dom_client_iops as (
 
 ),
 
-esxtop_host_cpu as (
+esxtop_host_cpu_and_load as (
 
     -- one row per sample time: an Excel re-save keeps only the minute, so
     -- several samples share a time and their mean is the host's CPU in it
     select
         stg_esxtop__counters.source_file_id,
         stg_esxtop__counters.host_name,
-        'cpu_util_pct' as metric,
+        stg_esxtop__counters.metric,
         stg_esxtop__sample_times.sampled_at,
         avg(stg_esxtop__samples.value) as value,
         'esxtop' as source_tool
@@ -121,13 +138,14 @@ esxtop_host_cpu as (
     group by
         stg_esxtop__counters.source_file_id,
         stg_esxtop__counters.host_name,
+        stg_esxtop__counters.metric,
         stg_esxtop__sample_times.sampled_at
 
 ),
 
 samples_unioned as (
 
-    select * from esxtop_host_cpu
+    select * from esxtop_host_cpu_and_load
     union all
     select * from observer_pcpu_averaged
     union all

@@ -1,7 +1,7 @@
 {#- Per-host figures of a workload result, one row per result x host x
     origin: fio client mode reports each client host's jobs (`fio_client`);
     vSAN Observer / performance service captures give each host's DOM client
-    IOPS and host CPU, averaged over the samples inside the result's time
+    IOPS, host CPU and (esxtop) host CPU load average, averaged over the samples inside the result's time
     window on the same testbed (`capture`). -#}
 with
 
@@ -25,7 +25,8 @@ fio_client_hosts as (
         host_name,
         'fio_client' as host_origin,
         sum(iops) as host_iops,
-        cast(null as double) as host_cpu_util_pct
+        cast(null as double) as host_cpu_util_pct,
+        cast(null as double) as host_cpu_load
 
     from int_fio_directions_assigned_to_results
     group by result_id, host_name
@@ -39,7 +40,8 @@ captured_hosts as (
         host_name,
         'capture' as host_origin,
         avg(value) filter (where metric = 'iops') as host_iops,
-        avg(value) filter (where metric = 'cpu_util_pct') as host_cpu_util_pct
+        avg(value) filter (where metric = 'cpu_util_pct') as host_cpu_util_pct,
+        avg(value) filter (where metric = 'cpu_load') as host_cpu_load
 
     from int_result_host_samples
     group by result_id, host_name

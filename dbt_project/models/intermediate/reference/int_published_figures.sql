@@ -1,6 +1,8 @@
 {#- One row per published figure (seed published_results) with the mart
-    that holds its metric (NULL: no mart computes it) and its tolerance,
-    half a unit of the last digit printed. -#}
+    that holds its metric (NULL: no mart computes it), its tolerance (half
+    a unit of the last digit printed) and, for a number printed scaled
+    down (K, M, GB/s), its truncation unit (one unit of the last digit:
+    "345K" holds for 345,000 <= m < 346,000 as well). -#}
 with
 
 published_results as (
@@ -26,7 +28,10 @@ figures_toleranced as (
         end as target_mart,
         {{ half_unit_of_last_printed_digit(
             'published_results.value', 'published_results.value_as_printed'
-        ) }} as tolerance
+        ) }} as tolerance,
+        {{ truncation_unit(
+            'published_results.value', 'published_results.value_as_printed'
+        ) }} as truncation_unit
 
     from published_results
 

@@ -1,7 +1,25 @@
 {#- The values of config_deltas a published figure can be compared with, in
-    both directions: one row per delta (and its reverse) x metric, with the
-    labels of the result the delta describes. -#}
+    both directions: one row per delta (and its reverse) x metric x base
+    value, with the labels of the result the delta describes. -#}
 {%- set metrics = published_metrics() -%}
+{#- every delta metric of config_deltas (published name: column), whether
+    or not published_metrics() lists it yet -#}
+{%- set columns = {
+    'iops_delta_pct': 'iops',
+    'latency_delta_pct': 'avg_latency_ms',
+    'p95_latency_delta_pct': 'p95_latency_ms',
+    'p99_latency_delta_pct': 'p99_latency_ms',
+    'throughput_delta_pct': 'throughput_mb_s',
+    'cpu_delta_pct': 'cpu_util_pct',
+    'cpu_load_delta_pct': 'cpu_load_avg',
+} -%}
+{%- set delta_metrics = (columns.keys() | list) + ['cpu_load_delta_pp'] -%}
+{%- for metric in metrics['config_deltas'] if metric not in delta_metrics -%}
+    {{ exceptions.raise_compiler_error(
+        "int_published_measured_config_deltas: no column for metric '"
+        ~ metric ~ "'"
+    ) }}
+{%- endfor -%}
 
 with
 
@@ -27,10 +45,14 @@ config_deltas_both_directions as (
         config_delta_id as matched_key,
         to_result_id as labelled_result_id,
         from_value as compared_to,
-        iops_delta_pct,
-        avg_latency_delta_pct as latency_delta_pct,
-        p95_latency_delta_pct,
-        cpu_delta_pct
+        list_transform(differences, d -> struct_pack(
+            label := d.label, base_value := d.from_value
+        )) as bases,
+        {%- for metric, column in columns.items() %}
+            {{ pct_change('to_' ~ column, 'from_' ~ column) }} as {{ metric }},
+        {%- endfor %}
+        -- load average points (a fraction of the CPUs), x 100
+        100.0 * (to_cpu_load_avg - from_cpu_load_avg) as cpu_load_delta_pp
 
     from config_deltas
 
@@ -40,43 +62,66 @@ config_deltas_both_directions as (
         concat(config_delta_id, '-reversed') as matched_key,
         from_result_id as labelled_result_id,
         to_value as compared_to,
-        {{ pct_change('from_iops', 'to_iops') }} as iops_delta_pct,
-        {{ pct_change('from_avg_latency_ms', 'to_avg_latency_ms') }}
-            as latency_delta_pct,
-        {{ pct_change('from_p95_latency_ms', 'to_p95_latency_ms') }}
-            as p95_latency_delta_pct,
-        {{ pct_change('from_cpu_util_pct', 'to_cpu_util_pct') }}
-            as cpu_delta_pct
+        list_transform(differences, d -> struct_pack(
+            label := d.label, base_value := d.to_value
+        )) as bases,
+        {%- for metric, column in columns.items() %}
+            {{ pct_change('from_' ~ column, 'to_' ~ column) }} as {{ metric }},
+        {%- endfor %}
+        -- load average points (a fraction of the CPUs), x 100
+        100.0 * (from_cpu_load_avg - to_cpu_load_avg) as cpu_load_delta_pp
 
     from config_deltas
 
 ),
 
+config_deltas_by_base as (
+
+    -- a figure may name the base by any label that differs: the
+    -- dimension's value (a profile's name) or one label of it (`RAID-1`
+    -- for ftm within a profile change, `30` for the VM count behind VMs
+    -- per host); one row per distinct base value
+    select distinct
+        * exclude (bases, compared_to),
+        unnest(
+            list_distinct(
+                list_prepend(
+                    compared_to,
+                    list_transform(
+                        list_filter(bases, b -> b.base_value is not null),
+                        b -> b.base_value
+                    )
+                )
+            )
+        ) as compared_to
+
+    from config_deltas_both_directions
+
+),
+
 config_deltas_labelled as (
 
-    -- a delta carries the labels of the result it describes; `compared_to`
-    -- names the base's value of the label that differs
+    -- a delta carries the labels of the result it describes
     select
         int_published_result_labels.*,
         'config_deltas' as target_mart,
-        config_deltas_both_directions.matched_key,
-        config_deltas_both_directions.compared_to,
-        config_deltas_both_directions.iops_delta_pct,
-        config_deltas_both_directions.latency_delta_pct,
-        config_deltas_both_directions.p95_latency_delta_pct,
-        config_deltas_both_directions.cpu_delta_pct
+        config_deltas_by_base.matched_key,
+        config_deltas_by_base.compared_to,
+    {%- for metric in delta_metrics %}
+        config_deltas_by_base.{{ metric }}{{ "," if not loop.last }}
+    {%- endfor %}
 
-    from config_deltas_both_directions
+    from config_deltas_by_base
     inner join int_published_result_labels
         on
-            config_deltas_both_directions.labelled_result_id
+            config_deltas_by_base.labelled_result_id
             = int_published_result_labels.labelled_result_id
 
 ),
 
 config_deltas_unpivoted as (
 
-    {{ unpivot_metrics('config_deltas_labelled', metrics['config_deltas']) }}
+    {{ unpivot_metrics('config_deltas_labelled', delta_metrics) }}
 
 )
 

@@ -1,6 +1,6 @@
 {#- The values of dedupe_ratios a published figure can be compared with: one
     row per capacity observation x metric, with the policy and run labels
-    of its folder. -#}
+    of its folder (int_published_capacity_labels). -#}
 {%- set metrics = published_metrics() -%}
 
 with
@@ -11,54 +11,38 @@ dedupe_ratios as (
 
 ),
 
-stg_ingest__source_files as (
+int_published_capacity_labels as (
 
-    select * from {{ ref('stg_ingest__source_files') }}
+    select * from {{ ref('int_published_capacity_labels') }}
 
 ),
 
 dedupe_ratios_labelled as (
 
-    -- a capacity observation carries the policy and run labels of the
-    -- folder it was captured in (density cache vs capacity test), not a
-    -- workload
+    -- a capacity observation carries the policy labels of the mart and the
+    -- run labels of its folder (density cache vs capacity test)
     select
+        {%- for label in capacity_labels() if label not in ['ftm', 'ftt'] %}
+            int_published_capacity_labels.{{ label }},
+        {%- endfor %}
         'dedupe_ratios' as target_mart,
         cast(dedupe_ratios.capacity_observation_id as varchar) as matched_key,
         dedupe_ratios.testbed,
         dedupe_ratios.ftm,
         dedupe_ratios.ftt,
-        stg_ingest__source_files.profile,
-        stg_ingest__source_files.working_set,
-        json_extract_string(
-            stg_ingest__source_files.labels_json, '$.working_set_gb'
-        ) as working_set_gb,
-        stg_ingest__source_files.vsan_version,
-        stg_ingest__source_files.stripe_width,
-        stg_ingest__source_files.storage,
-        stg_ingest__source_files.disk_groups,
-        stg_ingest__source_files.nodes,
-        stg_ingest__source_files.is_dedupe as dedupe,
-        stg_ingest__source_files.is_compression as compression,
-        stg_ingest__source_files.is_checksum as checksum,
-        {{ labels_not_in([
-            'profile', 'working_set', 'working_set_gb', 'vsan_version',
-            'stripe_width', 'storage', 'disk_groups', 'nodes', 'ftm', 'ftt',
-            'dedupe', 'compression', 'checksum',
-        ]) }} as uncarried_labels,
+        {{ labels_not_in(capacity_labels()) }} as uncarried_labels,
         dedupe_ratios.dedupe_compression_ratio,
         -- the documents print vSphere's capacity, whose "TB" is TiB (the
         -- vsan_capacity parser reads it so); compare in the printed unit
         dedupe_ratios.logical_used_bytes / 1024 ^ 4 as capacity_used_before_tb,
         dedupe_ratios.physical_used_bytes / 1024 ^ 4 as capacity_used_after_tb,
-        dedupe_ratios.capacity_multiplier,
         dedupe_ratios.usable_to_raw_ratio
 
     from dedupe_ratios
-    left join stg_ingest__source_files
+    left join int_published_capacity_labels
         on
             dedupe_ratios.capacity_observation_id
-            = stg_ingest__source_files.source_file_id
+            = int_published_capacity_labels.capacity_observation_id
 
 ),
 

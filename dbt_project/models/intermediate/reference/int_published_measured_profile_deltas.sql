@@ -1,6 +1,7 @@
 {#- The values of profile_latency_deltas a published figure can be compared
-    with: one row per profile delta x metric, keyed by the mart's grain,
-    compared to the baseline or the previous profile. -#}
+    with: one row per profiled configuration x metric, with the labels of
+    its first run (the mart holds every other label equal, so every label
+    is carried), compared to the baseline or the previous profile. -#}
 {%- set metrics = published_metrics() -%}
 
 with
@@ -11,33 +12,30 @@ profile_latency_deltas as (
 
 ),
 
+int_published_result_labels as (
+
+    select * from {{ ref('int_published_result_labels') }}
+
+),
+
 profile_deltas_labelled as (
 
-    -- the profile mart's grain is testbed x working set x disk groups x
-    -- nodes x workload x profile: the other labels are aggregated over
     select
+        int_published_result_labels.*,
         'profile_latency_deltas' as target_mart,
-        concat_ws(
-            '|', testbed, working_set, disk_groups, nodes, read_pct,
-            block_size_bytes, random_pct, profile
-        ) as matched_key,
-        testbed,
-        profile,
-        working_set,
-        disk_groups,
-        nodes,
-        read_pct,
-        random_pct,
-        block_size_bytes,
-        {{ labels_not_in([
-            'profile', 'working_set', 'disk_groups', 'nodes', 'read_pct',
-            'random_pct', 'block_size_bytes',
-        ]) }} as uncarried_labels,
-        baseline_profile,
-        previous_profile,
-        {{ metrics['profile_latency_deltas'] | join(',\n        ') }}
+        profile_latency_deltas.result_id as matched_key,
+        cast([] as varchar[]) as uncarried_labels,
+        profile_latency_deltas.baseline_profile,
+        profile_latency_deltas.previous_profile,
+    {%- for metric in metrics['profile_latency_deltas'] %}
+        profile_latency_deltas.{{ metric }}{{ "," if not loop.last }}
+    {%- endfor %}
 
     from profile_latency_deltas
+    inner join int_published_result_labels
+        on
+            profile_latency_deltas.result_id
+            = int_published_result_labels.labelled_result_id
 
 ),
 

@@ -1,9 +1,10 @@
-{#- The values of fct_workload_results and per_node_iops a published figure
-    can be compared with: one row per result x metric (NULL kept), with all
-    its labels. -#}
+{#- The values of the per-result marts (fct_workload_results, per_node_iops,
+    result_backend_io) a published figure can be compared with: one row per
+    result x metric (NULL kept), with all its labels. -#}
 {%- set metrics = published_metrics() -%}
-{%- set result_metrics =
-    metrics['fct_workload_results'] + metrics['per_node_iops'] -%}
+{%- set joined_marts = ['per_node_iops', 'result_backend_io'] -%}
+{%- set result_metrics = metrics['fct_workload_results']
+    + metrics['per_node_iops'] + metrics['result_backend_io'] -%}
 
 with
 
@@ -25,6 +26,12 @@ per_node_iops as (
 
 ),
 
+result_backend_io as (
+
+    select * from {{ ref('result_backend_io') }}
+
+),
+
 results_labelled as (
 
     -- a workload result carries every label
@@ -37,7 +44,10 @@ results_labelled as (
             cast(fct_workload_results.{{ metric }} as double)
                 as {{ metric }},
         {%- endfor %}
-        per_node_iops.iops_per_node
+        per_node_iops.iops_per_node,
+        -- front-end writes x the write amplification of the result's
+        -- policy (NULL without a policy label)
+        result_backend_io.backend_write_iops
 
     from int_published_result_labels
     inner join fct_workload_results
@@ -48,6 +58,10 @@ results_labelled as (
         on
             int_published_result_labels.labelled_result_id
             = per_node_iops.result_id
+    left join result_backend_io
+        on
+            int_published_result_labels.labelled_result_id
+            = result_backend_io.result_id
 
 ),
 
@@ -56,7 +70,10 @@ results_unpivoted as (
     select
         *,
         case
-            when metric = 'iops_per_node' then 'per_node_iops'
+            {%- for mart in joined_marts %}
+                when metric in ('{{ metrics[mart] | join("', '") }}')
+                    then '{{ mart }}'
+            {%- endfor %}
             else 'fct_workload_results'
         end as target_mart
 

@@ -1,5 +1,6 @@
 {#- The value of transport_cpu_efficiency a published figure can be
-    compared with: each workload's RDMA efficiency gain against TCP. -#}
+    compared with: each RDMA-vs-TCP pair's efficiency gain, with the labels
+    of the RDMA result (the pair differs in the transport alone). -#}
 
 with
 
@@ -9,31 +10,29 @@ transport_cpu_efficiency as (
 
 ),
 
+int_published_result_labels as (
+
+    select * from {{ ref('int_published_result_labels') }}
+
+),
+
 transport_efficiency_unpivoted as (
 
     -- an RDMA-vs-TCP comparison: transport `rdma` against `tcp`
     select
+        int_published_result_labels.*,
         'transport_cpu_efficiency' as target_mart,
-        concat_ws(
-            '|', testbed, storage, read_pct, random_pct, block_size_bytes,
-            outstanding_io
-        ) as matched_key,
-        testbed,
-        'rdma' as transport,
-        storage,
-        read_pct,
-        random_pct,
-        block_size_bytes,
-        outstanding_io,
+        transport_cpu_efficiency.transport_pair_id as matched_key,
         'tcp' as compared_to,
-        {{ labels_not_in([
-            'read_pct', 'random_pct', 'block_size_bytes', 'outstanding_io',
-            'transport', 'storage',
-        ]) }} as uncarried_labels,
+        cast([] as varchar[]) as uncarried_labels,
         'rdma_efficiency_gain_pct' as metric,
-        rdma_efficiency_gain_pct as measured_value
+        transport_cpu_efficiency.rdma_efficiency_gain_pct as measured_value
 
     from transport_cpu_efficiency
+    inner join int_published_result_labels
+        on
+            transport_cpu_efficiency.rdma_result_id
+            = int_published_result_labels.labelled_result_id
 
 )
 

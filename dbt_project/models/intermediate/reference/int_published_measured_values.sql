@@ -2,8 +2,10 @@
     with: one row per mart row x metric, with the labels the row carries
     (NULL measured values kept), `matched_key` (the row, as shown in
     published_vs_measured.matched_result_id), `compared_to` (the base of a
-    delta) and `uncarried_labels` (labels the mart's grain aggregates
-    over: not compared). -#}
+    delta), `uncarried_labels` (labels the mart's grain aggregates
+    over: not compared) and `is_one_of` (true when the row is one of
+    several values its key holds, e.g. the block sizes near a sweep's
+    best: the figure needs to hold for one of them). -#}
 with
 
 int_published_measured_results as (
@@ -36,6 +38,36 @@ int_published_measured_transport_efficiency as (
 
 ),
 
+int_published_measured_node_targets as (
+
+    select * from {{ ref('int_published_measured_node_targets') }}
+
+),
+
+int_published_measured_storage_policies as (
+
+    select * from {{ ref('int_published_measured_storage_policies') }}
+
+),
+
+int_published_measured_capacity as (
+
+    select * from {{ ref('int_published_measured_capacity') }}
+
+),
+
+int_published_measured_sweeps as (
+
+    select * from {{ ref('int_published_measured_sweeps') }}
+
+),
+
+int_published_measured_sweep_points as (
+
+    select * from {{ ref('int_published_measured_sweep_points') }}
+
+),
+
 measured_unioned as (
 
     select * from int_published_measured_results
@@ -47,6 +79,16 @@ measured_unioned as (
     select * from int_published_measured_dedupe_ratios
     union all by name
     select * from int_published_measured_transport_efficiency
+    union all by name
+    select * from int_published_measured_node_targets
+    union all by name
+    select * from int_published_measured_storage_policies
+    union all by name
+    select * from int_published_measured_capacity
+    union all by name
+    select * from int_published_measured_sweeps
+    union all by name
+    select * from int_published_measured_sweep_points
 
 )
 

@@ -63,6 +63,11 @@ directions_joined_to_jobs as (
         jobs_assigned_to_results.random_pct,
         jobs_assigned_to_results.block_size_bytes,
         jobs_assigned_to_results.iodepth,
+        -- which entry stands for how many clones (outstanding I/O)
+        jobs_assigned_to_results.run_index,
+        jobs_assigned_to_results.group_id,
+        jobs_assigned_to_results.job_name,
+        jobs_assigned_to_results.numjobs,
 
         -- facts
         stg_fio__job_directions.total_ios,

@@ -148,7 +148,12 @@ results_aggregated as (
         cast(round({{ agreed_value('requested_seek_pct') }}) as integer)
             as random_pct,
         {{ agreed_value('run_block_size_bytes') }} as block_size_bytes,
-        max(threads) as outstanding_io,
+        -- workload.outstanding_io means the whole test's: the threads of
+        -- every report summed (per-VM reports of one test), unknown when
+        -- one report does not say
+        case
+            when count(threads) = count(*) then cast(sum(threads) as bigint)
+        end as outstanding_io,
         -- load generators: the hosts each report shows (a multi-host
         -- summary.html or logfile.html counts every host), 1 for a report
         -- that does not say, such as one HCIBench VM's stdout

@@ -1,184 +1,315 @@
-{#- Labels a configuration comparison can vary (CONTRACT.md section 2). -#}
-{%- set dimensions = [
-    'vsan_version', 'architecture', 'profile', 'ftm', 'ftt', 'checksum',
-    'dedupe', 'compression', 'stripe_width', 'osr_pct', 'disk_groups',
-    'transport', 'working_set', 'storage', 'nodes',
+{#- Pairs of configurations of one testbed and workload that differ in
+    exactly one comparison dimension (docs/ANALYSES.md): every
+    run label counts, typed or free-form; a profile with the policy labels
+    it sets is one dimension; synonyms count once; VM count per host and
+    outstanding I/O per VM. Repeated runs are one configuration (the mean
+    over runs); each delta carries the 95 % interval of its difference. -#}
+{%- set measures = [
+    'iops', 'throughput_mb_s', 'avg_latency_ms', 'p95_latency_ms',
+    'p99_latency_ms', 'cpu_util_pct', 'cpu_load_avg',
 ] -%}
-{#- Labels a storage-policy profile sets: two profiles of one profile_order
-    may differ in several of them and still be one comparison. -#}
-{%- set policy_dimensions = [
-    'ftm', 'ftt', 'checksum', 'dedupe', 'compression', 'stripe_width',
-    'osr_pct',
-] -%}
-{#- The fct_workload_results column of a label, where it is not the label's
-    name. -#}
-{%- set label_columns = {
-    'checksum': 'is_checksum', 'dedupe': 'is_dedupe',
-    'compression': 'is_compression',
+{%- set deltas = {
+    'iops_delta_pct': 'iops',
+    'throughput_delta_pct': 'throughput_mb_s',
+    'avg_latency_delta_pct': 'avg_latency_ms',
+    'p95_latency_delta_pct': 'p95_latency_ms',
+    'p99_latency_delta_pct': 'p99_latency_ms',
+    'cpu_delta_pct': 'cpu_util_pct',
+    'cpu_load_delta_pct': 'cpu_load_avg',
 } -%}
 
 with
 
+int_comparison_configurations as (
+
+    select * from {{ ref('int_comparison_configurations') }}
+
+),
+
+int_result_comparison_dimensions as (
+
+    select * from {{ ref('int_result_comparison_dimensions') }}
+
+),
+
+int_result_comparison_labels as (
+
+    select * from {{ ref('int_result_comparison_labels') }}
+    where dimension is not null
+
+),
+
 fct_workload_results as (
 
     select * from {{ ref('fct_workload_results') }}
-    where testbed is not null
 
 ),
 
-results_with_label_text as (
+configuration_dimensions as (
 
-    select
-        result_id,
-        testbed,
-        read_pct,
-        random_pct,
-        block_size_bytes,
-        outstanding_io,
-        profile_order,
-        iops,
-        avg_latency_ms,
-        p95_latency_ms,
-        cpu_util_pct,
-        -- every dimension as text, so that one column can hold its values
-    {%- for dimension in dimensions %}
-        cast({{ label_columns.get(dimension, dimension) }} as varchar)
-            as {{ dimension }}{{ "," if not loop.last }}
-    {%- endfor %}
-
-    from fct_workload_results
-
-),
-
-from_results as (
-
-    select * from results_with_label_text
-
-),
-
-to_results as (
-
-    select * from results_with_label_text
-
-),
-
-results_paired as (
-
-    -- same testbed and workload, exactly one label different (and known
-    -- on both sides), or two profiles of the results' profile_order that
-    -- differ in nothing but the policy labels the profiles set
-    select
-        from_results.result_id as from_result_id,
-        to_results.result_id as to_result_id,
-        from_results.testbed,
-        from_results.read_pct,
-        from_results.random_pct,
-        from_results.block_size_bytes,
-        from_results.outstanding_io,
-        case
-            {%- for dimension in dimensions %}
-                when
-                    (
-                        from_results.{{ dimension }}
-                        is distinct from to_results.{{ dimension }}
-                    )
-                    then '{{ dimension }}'
-            {%- endfor %}
-        end as dimension,
-        case
-            {%- for dimension in dimensions %}
-                when
-                    (
-                        from_results.{{ dimension }}
-                        is distinct from to_results.{{ dimension }}
-                    )
-                    then from_results.{{ dimension }}
-            {%- endfor %}
-        end as from_value,
-        case
-            {%- for dimension in dimensions %}
-                when
-                    (
-                        from_results.{{ dimension }}
-                        is distinct from to_results.{{ dimension }}
-                    )
-                    then to_results.{{ dimension }}
-            {%- endfor %}
-        end as to_value,
-        from_results.profile_order,
-        from_results.iops as from_iops,
-        to_results.iops as to_iops,
-        from_results.avg_latency_ms as from_avg_latency_ms,
-        to_results.avg_latency_ms as to_avg_latency_ms,
-        from_results.p95_latency_ms as from_p95_latency_ms,
-        to_results.p95_latency_ms as to_p95_latency_ms,
-        from_results.cpu_util_pct as from_cpu_util_pct,
-        to_results.cpu_util_pct as to_cpu_util_pct
-
-    from from_results
-    inner join to_results
+    -- a configuration's dimensions are its first run's
+    select int_result_comparison_dimensions.*
+    from int_result_comparison_dimensions
+    inner join int_comparison_configurations
         on
-            from_results.testbed = to_results.testbed
-            and from_results.result_id != to_results.result_id
-            and from_results.read_pct is not distinct from to_results.read_pct
-            and from_results.random_pct
-            is not distinct from to_results.random_pct
-            and from_results.block_size_bytes
-            is not distinct from to_results.block_size_bytes
-            and from_results.outstanding_io
-            is not distinct from to_results.outstanding_io
+            int_result_comparison_dimensions.result_id
+            = int_comparison_configurations.first_result_id
+
+),
+
+from_dimensions as (
+
+    select * from configuration_dimensions
+
+),
+
+to_dimensions as (
+
+    select * from configuration_dimensions
+
+),
+
+configurations_paired as (
+
+    -- exactly one dimension differs: the pair shares every other counted
+    -- dimension (and the testbed) and both sides know this one. Workload
+    -- dimensions are not varied here (the sweeps mart does); each pair
+    -- once, from the "before" value to the "after" one: TCP to RDMA, off
+    -- to on, smaller to larger, earlier to later profile, else by text
+    select
+        from_dimensions.result_id as from_result_id,
+        to_dimensions.result_id as to_result_id,
+        from_dimensions.dimension,
+        from_dimensions.dimension_value as from_dimension_value,
+        to_dimensions.dimension_value as to_dimension_value
+
+    from from_dimensions
+    inner join to_dimensions
+        on
+            from_dimensions.signature_without_dimension
+            = to_dimensions.signature_without_dimension
+            and from_dimensions.dimension = to_dimensions.dimension
+            and from_dimensions.dimension_value
+            != to_dimensions.dimension_value
     where
-        0
-        {%- for dimension in dimensions %}
-            + case
-                when
-                    (
-                        from_results.{{ dimension }}
-                        is distinct from to_results.{{ dimension }}
-                    )
-                    then 1
-                else 0
-            end
-        {%- endfor %}
-        = 1
-        or (
-            list_contains(to_results.profile_order, from_results.profile)
-            and list_contains(from_results.profile_order, to_results.profile)
-            and from_results.profile != to_results.profile
-            {%- for dimension in dimensions
-                if dimension not in policy_dimensions + ['profile'] %}
-                and from_results.{{ dimension }}
-                is not distinct from to_results.{{ dimension }}
+        from_dimensions.dimension not in (
+            {%- for dimension in comparison_workload_dimensions() %}
+                '{{ dimension }}'{{ "," if not loop.last }}
             {%- endfor %}
         )
+        and case
+            when from_dimensions.dimension = 'transport'
+                then from_dimensions.dimension_value = 'tcp'
+            when
+                from_dimensions.sort_value is not null
+                and to_dimensions.sort_value is not null
+                and from_dimensions.sort_value != to_dimensions.sort_value
+                then from_dimensions.sort_value < to_dimensions.sort_value
+            else
+                from_dimensions.dimension_value < to_dimensions.dimension_value
+        end
 
 ),
 
-pairs_in_one_direction as (
+pair_sides as (
 
-    -- each pair once, from the "before" value to the "after" one: TCP to
-    -- RDMA, off to on, smaller to larger, earlier to later profile
-    select * from results_paired
-    where
-        from_value is not null
-        and to_value is not null
-        and case
-            when dimension = 'transport' then from_value = 'tcp'
+    -- the labels of each side (counted or derived, bookkeeping left out),
+    -- joined on one key per side: an equi-join, never a scan of all labels
+    select
+        configurations_paired.from_result_id,
+        configurations_paired.to_result_id,
+        'from' as side,
+        int_result_comparison_labels.label,
+        int_result_comparison_labels.dimension,
+        int_result_comparison_labels.is_counted,
+        int_result_comparison_labels.value_text
+
+    from configurations_paired
+    inner join int_result_comparison_labels
+        on
+            configurations_paired.from_result_id
+            = int_result_comparison_labels.result_id
+
+    union all
+
+    select
+        configurations_paired.from_result_id,
+        configurations_paired.to_result_id,
+        'to' as side,
+        int_result_comparison_labels.label,
+        int_result_comparison_labels.dimension,
+        int_result_comparison_labels.is_counted,
+        int_result_comparison_labels.value_text
+
+    from configurations_paired
+    inner join int_result_comparison_labels
+        on
+            configurations_paired.to_result_id
+            = int_result_comparison_labels.result_id
+
+),
+
+pair_labels as (
+
+    -- every label of both sides, side by side
+    select
+        from_result_id,
+        to_result_id,
+        label,
+        any_value(dimension) as dimension,
+        bool_or(is_counted) as is_counted,
+        max(value_text) filter (where side = 'from') as from_value,
+        max(value_text) filter (where side = 'to') as to_value
+
+    from pair_sides
+    group by from_result_id, to_result_id, label
+
+),
+
+pair_labels_compared as (
+
+    select
+        from_result_id,
+        to_result_id,
+        list(
+            struct_pack(
+                label := label,
+                dimension := dimension,
+                is_counted := is_counted,
+                from_value := from_value,
+                to_value := to_value
+            )
+            order by label
+        ) filter (where from_value is distinct from to_value) as differences,
+        -- the labels held equal, as a JSON object (label: value)
+        coalesce(
+            to_json(map_from_entries(
+                list((label, from_value) order by label) filter (
+                    where is_counted and from_value = to_value
+                )
+            )),
+            '{}'
+        ) as held_equal_labels
+
+    from pair_labels
+    group by from_result_id, to_result_id
+
+),
+
+pairs_named as (
+
+    -- the values a delta is named by: of the one label of its dimension
+    -- that differs, else of the dimension's own label (a profile's name),
+    -- else the whole dimension value
+    select
+        configurations_paired.*,
+        pair_labels_compared.differences,
+        pair_labels_compared.held_equal_labels,
+        list_filter(
+            pair_labels_compared.differences,
+            difference -> difference.dimension
+            = configurations_paired.dimension
+            and difference.is_counted
+        ) as dimension_differences
+
+    from configurations_paired
+    inner join pair_labels_compared
+        on
+            configurations_paired.from_result_id
+            = pair_labels_compared.from_result_id
+            and configurations_paired.to_result_id
+            = pair_labels_compared.to_result_id
+
+),
+
+pairs_headlined as (
+
+    select
+        pairs_named.*,
+        case
+            when len(pairs_named.dimension_differences) = 1
+                then pairs_named.dimension_differences[1].from_value
             when
-                dimension = 'profile'
-                and list_position(profile_order, from_value) is not null
-                and list_position(profile_order, to_value) is not null
+                list_contains(
+                    list_transform(
+                        pairs_named.dimension_differences, d -> d.label
+                    ),
+                    pairs_named.dimension
+                )
                 then
-                    list_position(profile_order, from_value)
-                    < list_position(profile_order, to_value)
+                    list_filter(
+                        pairs_named.dimension_differences,
+                        d -> d.label = pairs_named.dimension
+                    )[1].from_value
+            else pairs_named.from_dimension_value
+        end as from_value,
+        case
+            when len(pairs_named.dimension_differences) = 1
+                then pairs_named.dimension_differences[1].to_value
             when
-                try_cast(from_value as double) is not null
-                and try_cast(to_value as double) is not null
+                list_contains(
+                    list_transform(
+                        pairs_named.dimension_differences, d -> d.label
+                    ),
+                    pairs_named.dimension
+                )
                 then
-                    try_cast(from_value as double)
-                    < try_cast(to_value as double)
-            else from_value < to_value
-        end
+                    list_filter(
+                        pairs_named.dimension_differences,
+                        d -> d.label = pairs_named.dimension
+                    )[1].to_value
+            else pairs_named.to_dimension_value
+        end as to_value
+
+    from pairs_named
+
+),
+
+pairs_measured as (
+
+    select
+        pairs_headlined.*,
+        fct_workload_results.testbed,
+        fct_workload_results.testbed_id,
+        fct_workload_results.read_pct,
+        fct_workload_results.random_pct,
+        fct_workload_results.block_size_bytes,
+        fct_workload_results.outstanding_io,
+        fct_workload_results.working_set,
+        try_cast(
+            json_extract_string(
+                fct_workload_results.labels_json, '$.working_set_gb'
+            ) as double
+        ) as working_set_gb,
+        to_results.outstanding_io as to_outstanding_io,
+        fct_workload_results.vm_count as from_vm_count,
+        to_results.vm_count as to_vm_count,
+        fct_workload_results.nodes as from_nodes,
+        to_results.nodes as to_nodes,
+        from_configurations.run_count as from_run_count,
+        to_configurations.run_count as to_run_count,
+        {%- for measure in measures %}
+            from_configurations.{{ measure }} as from_{{ measure }},
+            to_configurations.{{ measure }} as to_{{ measure }},
+        {%- endfor %}
+        {%- for metric in ['iops', 'avg_latency_ms'] %}
+            from_configurations.{{ metric }}_se as from_{{ metric }}_se,
+            to_configurations.{{ metric }}_se as to_{{ metric }}_se,
+            from_configurations.{{ metric }}_df as from_{{ metric }}_df,
+            to_configurations.{{ metric }}_df as to_{{ metric }}_df,
+        {%- endfor %}
+        from_configurations.spread_source as from_spread_source,
+        to_configurations.spread_source as to_spread_source
+
+    from pairs_headlined
+    inner join int_comparison_configurations as from_configurations
+        on pairs_headlined.from_result_id = from_configurations.first_result_id
+    inner join int_comparison_configurations as to_configurations
+        on pairs_headlined.to_result_id = to_configurations.first_result_id
+    inner join fct_workload_results
+        on pairs_headlined.from_result_id = fct_workload_results.result_id
+    inner join fct_workload_results as to_results
+        on pairs_headlined.to_result_id = to_results.result_id
 
 ),
 
@@ -189,6 +320,7 @@ deltas_computed as (
         {{ hashed_key(['from_result_id', 'to_result_id']) }} as config_delta_id,
         from_result_id,
         to_result_id,
+        testbed_id,
 
         -- dimensions
         testbed,
@@ -196,29 +328,83 @@ deltas_computed as (
         random_pct,
         block_size_bytes,
         outstanding_io,
+        to_outstanding_io,
+        from_vm_count,
+        to_vm_count,
+        from_nodes,
+        to_nodes,
+        working_set,
+        working_set_gb,
         dimension,
         from_value,
         to_value,
+        from_dimension_value,
+        to_dimension_value,
+        differences,
+        cast(held_equal_labels as varchar) as held_equal_labels,
+        from_spread_source,
+        to_spread_source,
 
         -- facts
-        from_iops,
-        to_iops,
-        from_avg_latency_ms,
-        to_avg_latency_ms,
-        from_p95_latency_ms,
-        to_p95_latency_ms,
-        from_cpu_util_pct,
-        to_cpu_util_pct,
-        {{ pct_change('to_iops', 'from_iops') }} as iops_delta_pct,
-        {{ pct_change('to_avg_latency_ms', 'from_avg_latency_ms') }}
-            as avg_latency_delta_pct,
-        {{ pct_change('to_p95_latency_ms', 'from_p95_latency_ms') }}
-            as p95_latency_delta_pct,
-        {{ pct_change('to_cpu_util_pct', 'from_cpu_util_pct') }}
-            as cpu_delta_pct
+        from_run_count,
+        to_run_count,
+        {%- for measure in measures %}
+            from_{{ measure }},
+            to_{{ measure }},
+        {%- endfor %}
+        {%- for delta, measure in deltas.items() %}
+            {{ pct_change('to_' ~ measure, 'from_' ~ measure) }}
+                as {{ delta }},
+        {%- endfor %}
+        -- the load average is a fraction of the CPUs (0.65): its change in
+        -- percentage points, as RA texts say "18 % less CPU" for 0.65 -> 0.47
+        100.0 * (to_cpu_load_avg - from_cpu_load_avg) as cpu_load_delta_pp,
+        {{ difference_interval('iops', 'iops_delta') }},
+        {{ difference_interval('avg_latency_ms', 'avg_latency_delta_ms') }},
+        from_iops_se,
+        to_iops_se,
+        from_avg_latency_ms_se,
+        to_avg_latency_ms_se,
+        from_iops_se is not null and to_iops_se is not null as has_spread
 
-    from pairs_in_one_direction
+    from pairs_measured
+
+),
+
+significance_judged as (
+
+    select
+        * exclude (has_spread),
+        case
+            when iops_delta_ci95_low is null then null
+            else iops_delta_ci95_low > 0 or iops_delta_ci95_high < 0
+        end as is_significant,
+        case
+            when not has_spread
+                then
+                    'no spread information: '
+                    || case
+                        when from_iops_se is null and to_iops_se is null
+                            then
+                                'neither side has repeated runs'
+                                || ' or an interval series'
+                        else
+                            case
+                                when from_iops_se is null then 'the from'
+                                else 'the to'
+                            end
+                            || ' side has neither repeated runs'
+                            || ' nor an interval series'
+                    end
+            when iops_delta_ci95_low is null
+                then 'no spread information: repeated runs are identical'
+            when iops_delta_ci95_low > 0 or iops_delta_ci95_high < 0
+                then 'the 95 % interval of the IOPS difference excludes 0'
+            else 'the 95 % interval of the IOPS difference includes 0'
+        end as significance_note
+
+    from deltas_computed
 
 )
 
-select * from deltas_computed
+select * from significance_judged

@@ -6,43 +6,60 @@ int_capacity_snapshots_labelled as (
 
 ),
 
+int_storage_policy_rules_by_cluster_size as (
+
+    select * from {{ ref('int_storage_policy_rules_by_cluster_size') }}
+
+),
+
 ratios_computed as (
 
     select
         -- identifiers
-        source_file_id as capacity_observation_id,
-        {{ testbed_id('testbed') }} as testbed_id,
+        snapshots.source_file_id as capacity_observation_id,
+        {{ testbed_id('snapshots.testbed') }} as testbed_id,
 
         -- dimensions
-        testbed,
-        ftm,
-        ftt,
-        architecture,
-        source_kind,
-        source_document,
+        snapshots.testbed,
+        snapshots.ftm,
+        snapshots.ftt,
+        snapshots.architecture,
+        snapshots.nodes,
+        snapshots.profile,
+        snapshots.working_set,
+        snapshots.source_kind,
+        snapshots.source_document,
 
         -- timestamps
-        captured_at,
+        snapshots.captured_at,
 
         -- facts
-        logical_used_bytes,
-        physical_used_bytes,
-        total_capacity_bytes,
-        free_capacity_bytes,
+        snapshots.logical_used_bytes,
+        snapshots.physical_used_bytes,
+        snapshots.total_capacity_bytes,
+        snapshots.free_capacity_bytes,
         -- "used before" over "used after" (vSphere's OSA ratio); the
         -- reported ratio only where the bytes are not there
         coalesce(
-            cast(logical_used_bytes as double)
-            / nullif(physical_used_bytes, 0),
-            ratio_reported
+            cast(snapshots.logical_used_bytes as double)
+            / nullif(snapshots.physical_used_bytes, 0),
+            snapshots.ratio_reported
         ) as dedupe_compression_ratio,
-        ratio_reported,
-        ratio_reported_source,
-        {{ capacity_multiplier('ftm', 'ftt', 'architecture') }}
-            as capacity_multiplier,
-        dedupe_compression_ratio / capacity_multiplier as usable_to_raw_ratio
+        snapshots.ratio_reported,
+        snapshots.ratio_reported_source,
+        -- the policy's rule (seeds/storage_policy_rules.csv); the ESA
+        -- RAID-5 layout (2+1 or 4+1) follows the cluster size
+        rules.capacity_multiplier,
+        dedupe_compression_ratio / rules.capacity_multiplier
+            as usable_to_raw_ratio
 
-    from int_capacity_snapshots_labelled
+    from int_capacity_snapshots_labelled as snapshots
+    left join int_storage_policy_rules_by_cluster_size as rules
+        on
+            coalesce(snapshots.architecture, 'OSA') = rules.architecture
+            and snapshots.ftm = rules.ftm
+            and snapshots.ftt = rules.ftt
+            and snapshots.nodes is not distinct from rules.cluster_nodes
 
 )
 

@@ -1,9 +1,28 @@
+{#- One row per configuration with a storage-policy profile (repeated runs
+    are one configuration, their mean): its IOPS and latency against the
+    configuration that differs from it in the profile alone (the policy
+    labels the profile sets included) and runs the baseline profile (first
+    of the testbed's profile_order), and the one that runs the previous
+    profile of that order. Every other label is held equal, so no row
+    averages over results of unlike configurations. -#}
+
 with
+
+int_comparison_configurations as (
+
+    select * from {{ ref('int_comparison_configurations') }}
+
+),
+
+int_result_comparison_dimensions as (
+
+    select * from {{ ref('int_result_comparison_dimensions') }}
+
+),
 
 fct_workload_results as (
 
     select * from {{ ref('fct_workload_results') }}
-    where testbed is not null and profile is not null
 
 ),
 
@@ -13,7 +32,7 @@ profile_orders_of_testbeds as (
     -- with; of two as long, the greater list (a fixed choice: arg_max on
     -- the length alone took whichever the query plan read last)
     select
-        testbed,
+        testbed_id,
         arg_max(
             profile_order,
             struct_pack(
@@ -22,151 +41,142 @@ profile_orders_of_testbeds as (
         ) as profile_order
 
     from fct_workload_results
-    group by testbed
+    where profile is not null
+    group by testbed_id
 
 ),
 
-profiles_aggregated as (
+configurations_profiled as (
 
-    -- repeats of one workload on one profile: mean IOPS and IOPS-weighted
-    -- mean latency. Disk groups and nodes are part of the grain: runs of one
-    -- profile on 1 and 2 disk groups (SFD7) are different results
+    -- a configuration's profile dimension, and the signature of all its
+    -- other dimensions: configurations sharing it differ in the profile
+    -- alone
     select
-        testbed,
-        working_set,
-        disk_groups,
-        nodes,
-        read_pct,
-        block_size_bytes,
-        random_pct,
-        profile,
-        count(*) as result_count,
-        avg(iops) as iops,
-        sum(avg_latency_ms * iops) / nullif(sum(iops), 0) as avg_latency_ms
-
-    from fct_workload_results
-    group by all
-
-),
-
-profiles_ordered as (
-
-    select
-        profiles_aggregated.*,
-        coalesce(
-            profile_orders_of_testbeds.profile_order[1], 'baseline'
-        ) as baseline_profile,
-        case
-            when
-                list_position(
-                    profile_orders_of_testbeds.profile_order,
-                    profiles_aggregated.profile
-                ) > 1
-                then
-                    profile_orders_of_testbeds.profile_order[
-                        list_position(
-                            profile_orders_of_testbeds.profile_order,
-                            profiles_aggregated.profile
-                        ) - 1
-                    ]
-        end as previous_profile,
+        int_comparison_configurations.first_result_id as result_id,
+        int_comparison_configurations.run_count,
+        int_comparison_configurations.iops,
+        int_comparison_configurations.avg_latency_ms,
+        int_result_comparison_dimensions.testbed_id,
+        int_result_comparison_dimensions.primary_value as profile,
+        int_result_comparison_dimensions.dimension_value as profile_value,
+        int_result_comparison_dimensions.signature_without_dimension,
+        coalesce(profile_orders_of_testbeds.profile_order[1], 'baseline')
+            as baseline_profile,
         list_position(
             profile_orders_of_testbeds.profile_order,
-            profiles_aggregated.profile
-        ) as profile_position
+            int_result_comparison_dimensions.primary_value
+        ) as profile_position,
+        profile_orders_of_testbeds.profile_order
 
-    from profiles_aggregated
+    from int_comparison_configurations
+    inner join int_result_comparison_dimensions
+        on
+            int_comparison_configurations.first_result_id
+            = int_result_comparison_dimensions.result_id
+            and int_result_comparison_dimensions.dimension = 'profile'
     left join profile_orders_of_testbeds
-        on profiles_aggregated.testbed = profile_orders_of_testbeds.testbed
+        on
+            int_result_comparison_dimensions.testbed_id
+            = profile_orders_of_testbeds.testbed_id
+    where int_result_comparison_dimensions.primary_value is not null
 
 ),
 
-baseline_profiles as (
+configurations_ordered as (
 
-    select * from profiles_ordered
+    select
+        *,
+        case
+            when profile_position > 1
+                then profile_order[profile_position - 1]
+        end as previous_profile
+
+    from configurations_profiled
 
 ),
 
-previous_profiles as (
+baseline_configurations as (
 
-    select * from profiles_ordered
+    select * from configurations_ordered
+
+),
+
+previous_configurations as (
+
+    select * from configurations_ordered
 
 ),
 
 profiles_compared as (
 
     select
-        -- dimensions
-        profiles_ordered.testbed,
-        profiles_ordered.working_set,
-        profiles_ordered.disk_groups,
-        profiles_ordered.nodes,
-        profiles_ordered.read_pct,
-        profiles_ordered.block_size_bytes,
-        profiles_ordered.random_pct,
-        profiles_ordered.profile,
-        profiles_ordered.profile_position,
-        profiles_ordered.baseline_profile,
-        profiles_ordered.previous_profile,
+        -- identifiers
+        configurations_ordered.result_id,
+        baseline_configurations.result_id as baseline_result_id,
+        previous_configurations.result_id as previous_result_id,
+        configurations_ordered.testbed_id,
+
+        -- dimensions: the profile and the context held equal
+        fct_workload_results.testbed,
+        fct_workload_results.working_set,
+        try_cast(
+            json_extract_string(
+                fct_workload_results.labels_json, '$.working_set_gb'
+            ) as double
+        ) as working_set_gb,
+        fct_workload_results.disk_groups,
+        fct_workload_results.nodes,
+        fct_workload_results.vm_count,
+        fct_workload_results.read_pct,
+        fct_workload_results.block_size_bytes,
+        fct_workload_results.random_pct,
+        fct_workload_results.outstanding_io,
+        configurations_ordered.profile,
+        configurations_ordered.profile_value,
+        configurations_ordered.profile_position,
+        configurations_ordered.baseline_profile,
+        configurations_ordered.previous_profile,
 
         -- facts
-        profiles_ordered.result_count,
-        profiles_ordered.iops,
-        profiles_ordered.avg_latency_ms,
-        baseline_profiles.iops as baseline_iops,
-        baseline_profiles.avg_latency_ms as baseline_avg_latency_ms,
-        previous_profiles.iops as previous_iops,
-        previous_profiles.avg_latency_ms as previous_avg_latency_ms,
+        configurations_ordered.run_count as result_count,
+        configurations_ordered.iops,
+        configurations_ordered.avg_latency_ms,
+        baseline_configurations.iops as baseline_iops,
+        baseline_configurations.avg_latency_ms as baseline_avg_latency_ms,
+        previous_configurations.iops as previous_iops,
+        previous_configurations.avg_latency_ms as previous_avg_latency_ms,
         {{ pct_change(
-            'profiles_ordered.iops',
-            'baseline_profiles.iops'
+            'configurations_ordered.iops',
+            'baseline_configurations.iops'
         ) }} as iops_vs_baseline_pct,
         {{ pct_change(
-            'profiles_ordered.avg_latency_ms',
-            'baseline_profiles.avg_latency_ms'
+            'configurations_ordered.avg_latency_ms',
+            'baseline_configurations.avg_latency_ms'
         ) }} as latency_vs_baseline_pct,
         {{ pct_change(
-            'profiles_ordered.iops',
-            'previous_profiles.iops'
+            'configurations_ordered.iops',
+            'previous_configurations.iops'
         ) }} as iops_vs_previous_pct,
         {{ pct_change(
-            'profiles_ordered.avg_latency_ms',
-            'previous_profiles.avg_latency_ms'
+            'configurations_ordered.avg_latency_ms',
+            'previous_configurations.avg_latency_ms'
         ) }} as latency_vs_previous_pct
 
-    from profiles_ordered
-    left join baseline_profiles
+    from configurations_ordered
+    inner join fct_workload_results
+        on configurations_ordered.result_id = fct_workload_results.result_id
+    left join baseline_configurations
         on
-            profiles_ordered.testbed = baseline_profiles.testbed
-            and profiles_ordered.working_set
-            is not distinct from baseline_profiles.working_set
-            and profiles_ordered.disk_groups
-            is not distinct from baseline_profiles.disk_groups
-            and profiles_ordered.nodes
-            is not distinct from baseline_profiles.nodes
-            and profiles_ordered.read_pct
-            is not distinct from baseline_profiles.read_pct
-            and profiles_ordered.block_size_bytes
-            is not distinct from baseline_profiles.block_size_bytes
-            and profiles_ordered.random_pct
-            is not distinct from baseline_profiles.random_pct
-            and profiles_ordered.baseline_profile = baseline_profiles.profile
-    left join previous_profiles
+            configurations_ordered.signature_without_dimension
+            = baseline_configurations.signature_without_dimension
+            and configurations_ordered.baseline_profile
+            = baseline_configurations.profile
+    left join previous_configurations
         on
-            profiles_ordered.testbed = previous_profiles.testbed
-            and profiles_ordered.working_set
-            is not distinct from previous_profiles.working_set
-            and profiles_ordered.disk_groups
-            is not distinct from previous_profiles.disk_groups
-            and profiles_ordered.nodes
-            is not distinct from previous_profiles.nodes
-            and profiles_ordered.read_pct
-            is not distinct from previous_profiles.read_pct
-            and profiles_ordered.block_size_bytes
-            is not distinct from previous_profiles.block_size_bytes
-            and profiles_ordered.random_pct
-            is not distinct from previous_profiles.random_pct
-            and profiles_ordered.previous_profile = previous_profiles.profile
+            configurations_ordered.signature_without_dimension
+            = previous_configurations.signature_without_dimension
+            and configurations_ordered.previous_profile
+            = previous_configurations.profile
 
 )
 

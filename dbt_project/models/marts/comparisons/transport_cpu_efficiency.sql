@@ -1,98 +1,127 @@
-{#- One workload on one testbed and storage (the grain), run on TCP and on
-    RDMA: what each transport delivers per percent of host CPU. -#}
-{%- set grain = [
-    'testbed', 'storage', 'read_pct', 'random_pct', 'block_size_bytes',
-    'outstanding_io',
+{#- One row per pair of configurations that differ in the transport alone
+    (every other label held equal; repeated runs are one configuration,
+    their mean): what TCP and RDMA each deliver per percent of host CPU. -#}
+{%- set measures = [
+    'run_count', 'iops', 'throughput_mb_s', 'cpu_util_pct', 'cpu_load_avg',
 ] -%}
-{#- the transports side by side: tcp_result_count, rdma_result_count,
-    tcp_iops, rdma_iops, ... -#}
-{%- set pivoted = [] -%}
-{%- for measure in [
-    'result_count', 'iops', 'throughput_mb_s', 'cpu_util_pct',
-] -%}
-    {%- for transport in ['tcp', 'rdma'] -%}
-        {%- do pivoted.append(
-            'max(' ~ measure ~ ") filter (where transport = '" ~ transport
-            ~ "') as " ~ transport ~ '_' ~ measure
-        ) -%}
-    {%- endfor -%}
-{%- endfor -%}
 
 with
+
+int_comparison_configurations as (
+
+    select * from {{ ref('int_comparison_configurations') }}
+
+),
+
+int_result_comparison_dimensions as (
+
+    select * from {{ ref('int_result_comparison_dimensions') }}
+    where dimension = 'transport'
+
+),
 
 fct_workload_results as (
 
     select * from {{ ref('fct_workload_results') }}
-    where testbed is not null and transport in ('tcp', 'rdma')
 
 ),
 
-transports_aggregated as (
+configurations_on_transports as (
 
-    -- repeats of one workload on one transport are averaged; storage is
-    -- part of the grain (JBOF runs are not local NVMe runs)
     select
-        {%- for column in grain %}
-            {{ column }},
-        {%- endfor %}
-        transport,
-        count(*) as result_count,
-        avg(iops) as iops,
-        avg(throughput_mb_s) as throughput_mb_s,
-        avg(cpu_util_pct) as cpu_util_pct
+        int_comparison_configurations.*,
+        int_result_comparison_dimensions.dimension_value as transport,
+        int_result_comparison_dimensions.signature_without_dimension
 
-    from fct_workload_results
-    group by all
+    from int_comparison_configurations
+    inner join int_result_comparison_dimensions
+        on
+            int_comparison_configurations.first_result_id
+            = int_result_comparison_dimensions.result_id
 
 ),
 
-transports_pivoted as (
+tcp_configurations as (
+
+    select * from configurations_on_transports
+    where transport = 'tcp'
+
+),
+
+rdma_configurations as (
+
+    select * from configurations_on_transports
+    where transport = 'rdma'
+
+),
+
+transports_paired as (
 
     select
-        {%- for column in grain + pivoted %}
-            {{ column }},
+        tcp_configurations.first_result_id as tcp_result_id,
+        rdma_configurations.first_result_id as rdma_result_id,
+        {%- for measure in measures %}
+            tcp_configurations.{{ measure }} as tcp_{{ measure }},
+            rdma_configurations.{{ measure }} as rdma_{{ measure }},
         {%- endfor %}
-        count(distinct transport) as transport_count
+        tcp_configurations.testbed_id
 
-    from transports_aggregated
-    group by all
-    having transport_count = 2
+    from tcp_configurations
+    inner join rdma_configurations
+        on
+            tcp_configurations.signature_without_dimension
+            = rdma_configurations.signature_without_dimension
 
 ),
 
 efficiency_computed as (
 
     select
-        -- dimensions
-        {{ testbed_id('testbed') }} as testbed_id,
-        testbed,
-        storage,
-        read_pct,
-        random_pct,
-        block_size_bytes,
-        outstanding_io,
+        -- identifiers
+        {{ hashed_key(['tcp_result_id', 'rdma_result_id']) }}
+            as transport_pair_id,
+        transports_paired.tcp_result_id,
+        transports_paired.rdma_result_id,
+        transports_paired.testbed_id,
+
+        -- dimensions: the context both transports share
+        fct_workload_results.testbed,
+        fct_workload_results.storage,
+        fct_workload_results.read_pct,
+        fct_workload_results.random_pct,
+        fct_workload_results.block_size_bytes,
+        fct_workload_results.outstanding_io,
+        fct_workload_results.vm_count,
+        fct_workload_results.nodes,
+        fct_workload_results.profile,
 
         -- facts
-        tcp_result_count,
-        rdma_result_count,
-        tcp_iops,
-        rdma_iops,
-        tcp_throughput_mb_s,
-        rdma_throughput_mb_s,
-        tcp_cpu_util_pct,
-        rdma_cpu_util_pct,
-        tcp_iops / nullif(tcp_cpu_util_pct, 0) as tcp_iops_per_cpu_pct,
-        rdma_iops / nullif(rdma_cpu_util_pct, 0) as rdma_iops_per_cpu_pct,
+        transports_paired.tcp_run_count as tcp_result_count,
+        transports_paired.rdma_run_count as rdma_result_count,
+        {%- for measure in measures if measure != 'run_count' %}
+            transports_paired.tcp_{{ measure }},
+            transports_paired.rdma_{{ measure }},
+        {%- endfor %}
+        transports_paired.tcp_iops
+        / nullif(transports_paired.tcp_cpu_util_pct, 0)
+            as tcp_iops_per_cpu_pct,
+        transports_paired.rdma_iops
+        / nullif(transports_paired.rdma_cpu_util_pct, 0)
+            as rdma_iops_per_cpu_pct,
         {{ pct_change('rdma_iops_per_cpu_pct', 'tcp_iops_per_cpu_pct') }}
             as rdma_efficiency_gain_pct,
-        tcp_throughput_mb_s
-        / nullif(tcp_cpu_util_pct, 0) as tcp_mb_s_per_cpu_pct,
-        rdma_throughput_mb_s
-        / nullif(rdma_cpu_util_pct, 0) as rdma_mb_s_per_cpu_pct,
+        transports_paired.tcp_throughput_mb_s
+        / nullif(transports_paired.tcp_cpu_util_pct, 0)
+            as tcp_mb_s_per_cpu_pct,
+        transports_paired.rdma_throughput_mb_s
+        / nullif(transports_paired.rdma_cpu_util_pct, 0)
+            as rdma_mb_s_per_cpu_pct,
         {{ pct_change('rdma_mb_s_per_cpu_pct', 'tcp_mb_s_per_cpu_pct') }}
             as rdma_throughput_efficiency_gain_pct
 
-    from transports_pivoted
+    from transports_paired
+    inner join fct_workload_results
+        on transports_paired.tcp_result_id = fct_workload_results.result_id
 
 )
 

@@ -29,10 +29,13 @@ captured_cpu_averaged as (
 
     select
         result_id,
-        avg(host_cpu_util_pct) as cpu_util_pct
+        avg(host_cpu_util_pct) as cpu_util_pct,
+        -- esxtop's 1-minute load average, the hosts' mean (as RA tables
+        -- print "CPU load avg": 0.65 = 65 % of the CPUs busy or queued)
+        avg(host_cpu_load) as cpu_load_avg
 
     from int_result_hosts_measured
-    where host_cpu_util_pct is not null
+    where host_cpu_util_pct is not null or host_cpu_load is not null
     group by result_id
 
 ),
@@ -89,6 +92,7 @@ results_joined_to_cpu as (
             captured_cpu_averaged.cpu_util_pct,
             int_hcibench_case_cpu_averaged.cpu_util_pct
         ) as cpu_util_pct,
+        captured_cpu_averaged.cpu_load_avg,
         int_workload_results_labelled.total_ios,
         int_workload_results_labelled.io_bytes,
 

@@ -38,6 +38,7 @@ figures_compared as (
             when matches.is_within then matches.furthest_value
         end as measured_value,
         matches.is_within,
+        matches.within_count,
         matches.uncarried_labels
 
     from int_published_figures as figures
@@ -93,6 +94,7 @@ reasons_written as (
         value as published_value,
         value_as_printed,
         tolerance,
+        truncation_unit,
         measured_value,
         measured_value - value as difference,
         matched_count,
@@ -122,7 +124,8 @@ reasons_written as (
                 then
                     concat(
                         matched_count, ' ', target_mart,
-                        ' rows carry these labels: add a label to tell',
+                        ' rows carry these labels and the figure holds for ',
+                        within_count, ' of them: add a label to tell',
                         ' them apart'
                     )
             else
@@ -137,13 +140,23 @@ reasons_written as (
                         else ''
                     end,
                     'measured ', round(measured_value, 4), ' vs published ',
-                    value, ' (', qualifier, ', tolerance ', tolerance, ')',
+                    value, ' (', qualifier, ', tolerance ', tolerance,
+                    case
+                        when qualifier = 'exact' and truncation_unit is not null
+                            then
+                                concat(
+                                    ', or truncated: up to ',
+                                    truncation_unit, ' above'
+                                )
+                        else ''
+                    end,
+                    ')',
                     case
                         when len(uncarried_labels) > 0
                             then
                                 concat(
                                     '; not compared (', target_mart,
-                                    ' aggregates over them): ',
+                                    ' rows do not carry them): ',
                                     array_to_string(uncarried_labels, ', ')
                                 )
                         else ''

@@ -15,7 +15,7 @@ multipliers_compared as (
     select
         figure_id,
         value,
-        {{ capacity_multiplier('ftm', 'ftt', 'architecture') }}
+        {{ capacity_multiplier('ftm', 'ftt', 'architecture', 'nodes') }}
             as capacity_multiplier
 
     from published_results

@@ -1,0 +1,121 @@
+"""From any bar, point or table row to its run: links to the run explorer.
+
+The run explorer reads `?result_id=<id>` from the URL (st.query_params), so a link is plain
+text a table cell, a chart's selection or a shared URL can carry. Charts put each point's
+`result_id` in the trace's `customdata` (`customdata(df)`); `plot` shows links for the points
+a user clicks or selects. Rows without a result (published figures) have no link.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from urllib.parse import quote
+
+import plotly.graph_objects as go
+import polars as pl
+import streamlit as st
+
+from app.lib import charts, ui
+
+RUN_EXPLORER = "app_pages/run_explorer.py"
+# The run explorer's URL path: st.navigation names a page after its file.
+RUN_EXPLORER_URL = "run_explorer"
+PARAM = "result_id"
+LINK_COLUMN = "run"
+LINK_TEXT = "open in run explorer"
+# More selected points than this get a table instead of a row of links.
+MAX_LINKS = 12
+
+
+def run_url(result_id: str) -> str:
+    """The run explorer's URL for one result, relative to the app (works behind a proxy)."""
+    return f"{RUN_EXPLORER_URL}?{PARAM}={quote(str(result_id), safe='')}"
+
+
+def with_run_links(df: pl.DataFrame, column: str = PARAM) -> pl.DataFrame:
+    """`df` with a `run` column: the run explorer URL of each row's `column` (NULL where the
+    row has no result)."""
+    if column not in df.columns:
+        return df
+    links = [None if rid is None else run_url(rid) for rid in df[column].to_list()]
+    return df.with_columns(pl.Series(LINK_COLUMN, links, dtype=pl.String))
+
+
+def link_config(column: str = LINK_COLUMN) -> dict:
+    """st.dataframe `column_config` rendering the `run` column as a link."""
+    return {column: st.column_config.LinkColumn("Run", display_text=LINK_TEXT)}
+
+
+def table(df: pl.DataFrame, *, column: str = PARAM, **kwargs: object) -> None:
+    """A table of `df` (ui.table), with an "open in run explorer" link per row that has a
+    result."""
+    shown = with_run_links(df, column)
+    config = {**link_config(), **kwargs.pop("column_config", {})}  # type: ignore[dict-item]
+    if LINK_COLUMN in shown.columns:
+        shown = shown.select(LINK_COLUMN, pl.exclude(LINK_COLUMN))
+    ui.table(shown, column_config=config, **kwargs)
+
+
+def customdata(df: pl.DataFrame, column: str = PARAM) -> list[str | None]:
+    """Per row, the result a chart point stands for: a trace's `customdata`."""
+    if column not in df.columns:
+        return [None] * df.height
+    return df[column].cast(pl.String).to_list()
+
+
+def link_row(result_ids: Iterable[str], label: str = LINK_TEXT) -> None:
+    """One "open in run explorer" link per result (in the app: the page switches in place)."""
+    ids = list(dict.fromkeys(rid for rid in result_ids if rid))
+    if len(ids) > MAX_LINKS:
+        table(pl.DataFrame({PARAM: ids}))
+        return
+    for rid in ids:
+        st.page_link(
+            RUN_EXPLORER,
+            label=f"{label}: `{rid[:12]}`",
+            query_params={PARAM: rid},
+            icon=":material/search:",
+        )
+
+
+def selected_results(event: object) -> list[str]:
+    """The result ids of the points a plotly selection event holds (their customdata)."""
+    selection = getattr(event, "selection", None) or {}
+    points = selection.get("points", []) if isinstance(selection, dict) else selection.points
+    found = []
+    for point in points:
+        data = point.get("customdata")
+        value = data[0] if isinstance(data, list | tuple) and data else data
+        if isinstance(value, str) and value:
+            found.append(value)
+    return found
+
+
+def plot(fig: go.Figure, name: str, *, key: str) -> None:
+    """A chart whose points lead to their runs: clicking (or box/lasso selecting) points
+    whose trace carries `customdata(df)` shows their run explorer links under it."""
+    event = ui.plot(
+        fig, name, key=key, on_select="rerun", selection_mode=("points", "box", "lasso")
+    )
+    chosen = selected_results(event)
+    if chosen:
+        link_row(chosen)
+    else:
+        st.caption("Click a point or bar to open its run in the run explorer.")
+
+
+def describe_result(row: dict) -> str:
+    """A result as a person picks it: testbed · profile · workload · start time."""
+    started = str(row["started_at"])[:16] if row.get("started_at") is not None else "?"
+    testbed = row.get("testbed") or "(no testbed label)"
+    profile = row.get("profile") or "no profile"
+    return f"{testbed} · {profile} · {charts.workload_label(row)} · {started}"
+
+
+def result_choices(results: pl.DataFrame) -> dict[str, str]:
+    """result_id -> label for a selector; Streamlit tells options apart by their label, so a
+    repeated one gets the result's short id."""
+    labels = {row[PARAM]: describe_result(row) for row in results.iter_rows(named=True)}
+    repeated = {label for label, n in Counter(labels.values()).items() if n > 1}
+    return {rid: f"{lb} · {rid[:8]}" if lb in repeated else lb for rid, lb in labels.items()}

@@ -1,0 +1,111 @@
+{#- The rules of a comparison (docs/ANALYSES.md): which run
+    labels are comparison dimensions, which labels count as one dimension,
+    and the statistics of a delta's interval. Read by the models in
+    models/intermediate/comparisons/ and the comparison marts. -#}
+
+{% macro comparison_bookkeeping_labels() -%}
+    {#- Labels that say where a result comes from or how it was loaded, not
+        what was measured: never a comparison dimension. `testbed` is the
+        partition itself (comparisons are within one testbed);
+        `data_origin`, `load_generator_substituted` and free-text notes
+        describe the provenance of a whole study; `result_per` says how
+        outputs formed results; `profile_order` is the order profiles are
+        compared in, not a property of a result; `captured_at` is a
+        timestamp. Counting them would make two runs of one configuration
+        loaded from two places "differ". -#}
+    {{ return([
+        'testbed', 'data_origin', 'load_generator_substituted', 'result_per',
+        'profile_order', 'captured_at', 'note', 'notes', 'comment',
+        'description',
+    ]) }}
+{%- endmacro %}
+
+{% macro comparison_workload_override_labels() -%}
+    {#- run.yaml `workload` overrides: already part of the effective
+        workload (read_pct, random_pct, block_size_bytes, outstanding_io of
+        fct_workload_results), counted there and not twice. -#}
+    {{ return([
+        'workload.read_pct', 'workload.random_pct', 'workload.block_size',
+        'workload.outstanding_io',
+    ]) }}
+{%- endmacro %}
+
+{% macro comparison_effective_workload() -%}
+    {#- The result's effective workload columns (fct_workload_results), each
+        one comparison label. A free-form run label of the same name is
+        kept as `labels.<name>` so that the two never merge. -#}
+    {{ return([
+        'read_pct', 'random_pct', 'block_size_bytes', 'outstanding_io',
+        'vm_count',
+    ]) }}
+{%- endmacro %}
+
+{% macro comparison_workload_dimensions() -%}
+    {#- Dimensions that make "the workload" a delta is measured on: a
+        config delta pairs results of one workload, so it never varies one
+        of these (the sweeps mart does). -#}
+    {{ return([
+        'read_pct', 'random_pct', 'block_size_bytes', 'outstanding_io',
+        'outstanding_io_per_vm',
+    ]) }}
+{%- endmacro %}
+
+{% macro comparison_synonyms() -%}
+    {#- Labels that name the same thing count as one dimension: the working
+        set said as cache/capacity, in GB or in percent of capacity. -#}
+    {{ return({
+        'working_set': 'working_set',
+        'working_set_gb': 'working_set',
+        'working_set_pct': 'working_set',
+    }) }}
+{%- endmacro %}
+
+{% macro comparison_policy_labels() -%}
+    {#- The labels a storage-policy profile sets: with a `profile` they are
+        part of dimension `profile` (documents compare profiles, a named
+        bundle); without one each is its own dimension. -#}
+    {{ return([
+        'ftm', 'ftt', 'checksum', 'dedupe', 'compression', 'stripe_width',
+        'osr_pct',
+    ]) }}
+{%- endmacro %}
+
+{% macro canonical_number_text(number) -%}
+    {#- A number as text without a trailing .0 (64 and 64.0 are one value),
+        other decimals as DuckDB prints a double (shortest round trip). -#}
+    case
+        when
+            {{ number }} = trunc({{ number }})
+            and abs({{ number }}) < 1e15
+            then cast(cast({{ number }} as bigint) as varchar)
+        else cast({{ number }} as varchar)
+    end
+{%- endmacro %}
+
+{% macro difference_interval(metric, name) -%}
+    {#- The difference to - from of a metric of two configurations and its
+        95 % interval, Welch's: the standard errors combine as
+        sqrt(se1^2 + se2^2) and the degrees of freedom by
+        Welch-Satterthwaite, se^4 / (se1^4 / df1 + se2^4 / df2), floored
+        (Welch 1947; the t quantile of the floor is the larger one, so the
+        interval is never narrower). NULL without a standard error on
+        either side, or when both are 0 (identical repeats say nothing of
+        the spread). Reads from_/to_<metric>, _se and _df. -#}
+    {%- set se = 'sqrt(power(from_' ~ metric ~ '_se, 2) + power(to_'
+        ~ metric ~ '_se, 2))' -%}
+    {%- set df -%}
+        cast(floor(
+            power({{ se }}, 4)
+            / nullif(
+                power(from_{{ metric }}_se, 4) / from_{{ metric }}_df
+                + power(to_{{ metric }}_se, 4) / to_{{ metric }}_df,
+                0
+            )
+        ) as integer)
+    {%- endset -%}
+    to_{{ metric }} - from_{{ metric }} as {{ name }},
+    to_{{ metric }} - from_{{ metric }}
+    - {{ student_t_975(df) }} * {{ se }} as {{ name }}_ci95_low,
+    to_{{ metric }} - from_{{ metric }}
+    + {{ student_t_975(df) }} * {{ se }} as {{ name }}_ci95_high
+{%- endmacro %}

@@ -1,0 +1,132 @@
+{#- One row per configuration: the results of one testbed whose counted
+    comparison dimensions are all equal (repeated runs), their mean
+    metrics, and the standard error of the mean IOPS and mean latency with
+    its degrees of freedom: across runs when there are two or more (the
+    runs are the independent observations), else the within-run
+    batch-means interval of fct_result_steady_state. -#}
+{%- set measures = [
+    'iops', 'throughput_mb_s', 'avg_latency_ms', 'p95_latency_ms',
+    'p99_latency_ms', 'cpu_util_pct', 'cpu_load_avg',
+] -%}
+
+with
+
+int_result_comparison_dimensions as (
+
+    select * from {{ ref('int_result_comparison_dimensions') }}
+
+),
+
+fct_workload_results as (
+
+    select * from {{ ref('fct_workload_results') }}
+
+),
+
+fct_result_steady_state as (
+
+    select * from {{ ref('fct_result_steady_state') }}
+
+),
+
+results_configured as (
+
+    select distinct
+        result_id,
+        testbed_id,
+        configuration_signature
+
+    from int_result_comparison_dimensions
+
+),
+
+results_measured as (
+
+    select
+        results_configured.configuration_signature,
+        results_configured.testbed_id,
+        fct_workload_results.result_id,
+        fct_workload_results.started_at,
+        {%- for measure in measures %}
+            fct_workload_results.{{ measure }},
+        {%- endfor %}
+        -- the within-run standard error, back from the batch-means
+        -- interval: half-width / t(batches - 1)
+        {%- for metric in ['iops', 'avg_latency_ms'] %}
+            (
+                fct_result_steady_state.{{ metric }}_ci95_high
+                - fct_result_steady_state.{{ metric }}_ci95_low
+            )
+            / 2.0
+            / {{ student_t_975('fct_result_steady_state.batch_count - 1') }}
+                as {{ metric }}_within_run_se,
+        {%- endfor %}
+        fct_result_steady_state.batch_count - 1 as within_run_df
+
+    from results_configured
+    inner join fct_workload_results
+        on results_configured.result_id = fct_workload_results.result_id
+    left join fct_result_steady_state
+        on results_configured.result_id = fct_result_steady_state.result_id
+
+),
+
+configurations_aggregated as (
+
+    -- a configuration's value is the mean over its runs; the first run
+    -- (earliest start, then result_id) stands for it
+    select
+        configuration_signature,
+        testbed_id,
+        first(result_id order by started_at nulls last, result_id)
+            as first_result_id,
+        count(*) as run_count,
+        {%- for measure in measures %}
+            avg({{ measure }}) as {{ measure }},
+        {%- endfor %}
+        {%- for metric in ['iops', 'avg_latency_ms'] %}
+            stddev_samp({{ metric }}) / sqrt(count({{ metric }}))
+                as {{ metric }}_across_runs_se,
+            count({{ metric }}) - 1 as {{ metric }}_across_runs_df,
+            any_value({{ metric }}_within_run_se) as {{ metric }}_within_run_se,
+        {%- endfor %}
+        any_value(within_run_df) as within_run_df
+
+    from results_measured
+    group by configuration_signature, testbed_id
+
+),
+
+spread_chosen as (
+
+    select
+        -- identifiers
+        configuration_signature,
+        testbed_id,
+        first_result_id,
+
+        -- facts
+        run_count,
+        {%- for measure in measures %}
+            {{ measure }},
+        {%- endfor %}
+        {%- for metric in ['iops', 'avg_latency_ms'] %}
+            case
+                when run_count >= 2 then {{ metric }}_across_runs_se
+                else {{ metric }}_within_run_se
+            end as {{ metric }}_se,
+            case
+                when run_count >= 2 then {{ metric }}_across_runs_df
+                when {{ metric }}_within_run_se is not null then within_run_df
+            end as {{ metric }}_df,
+        {%- endfor %}
+        case
+            when run_count >= 2 then 'across_runs'
+            when iops_within_run_se is not null then 'within_run_batch_means'
+        end as spread_source
+
+    from configurations_aggregated
+
+)
+
+select * from spread_chosen

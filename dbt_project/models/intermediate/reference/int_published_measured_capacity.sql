@@ -1,0 +1,66 @@
+{#- The values of capacity_primary_vs_redundancy a published figure can be
+    compared with: one row per capacity observation with an object-type
+    breakdown x metric, with the policy and run labels of its folder
+    (int_published_capacity_labels). -#}
+{%- set metrics = published_metrics() -%}
+{#- the labels the mart row itself carries; the folder gives the others -#}
+{%- set mart_labels = ['profile', 'working_set', 'nodes', 'ftm', 'ftt'] -%}
+
+with
+
+capacity_primary_vs_redundancy as (
+
+    select * from {{ ref('capacity_primary_vs_redundancy') }}
+
+),
+
+int_published_capacity_labels as (
+
+    select * from {{ ref('int_published_capacity_labels') }}
+
+),
+
+capacity_labelled as (
+
+    -- the mart keeps bytes; the documents print primary and redundancy
+    -- capacity in decimal TB (Samsung Figure 10: "5.28 TB", no binary
+    -- unit named), so 10^12 bytes here. vSphere's used-capacity "TB" of
+    -- dedupe_ratios is TiB: each metric has its unit (seeds/README.md)
+    select
+        {%- for label in capacity_labels() if label not in mart_labels %}
+            int_published_capacity_labels.{{ label }},
+        {%- endfor %}
+        'capacity_primary_vs_redundancy' as target_mart,
+        cast(
+            capacity_primary_vs_redundancy.capacity_observation_id as varchar
+        ) as matched_key,
+        capacity_primary_vs_redundancy.testbed,
+        capacity_primary_vs_redundancy.profile,
+        capacity_primary_vs_redundancy.working_set,
+        capacity_primary_vs_redundancy.nodes,
+        capacity_primary_vs_redundancy.ftm,
+        capacity_primary_vs_redundancy.ftt,
+        {{ labels_not_in(capacity_labels()) }} as uncarried_labels,
+        capacity_primary_vs_redundancy.primary_bytes / 1e12
+            as capacity_primary_tb,
+        capacity_primary_vs_redundancy.redundancy_bytes / 1e12
+            as capacity_redundancy_tb,
+        capacity_primary_vs_redundancy.vdisk_share_of_used_pct
+
+    from capacity_primary_vs_redundancy
+    left join int_published_capacity_labels
+        on
+            capacity_primary_vs_redundancy.capacity_observation_id
+            = int_published_capacity_labels.capacity_observation_id
+
+),
+
+capacity_unpivoted as (
+
+    {{ unpivot_metrics(
+        'capacity_labelled', metrics['capacity_primary_vs_redundancy']
+    ) }}
+
+)
+
+select * from capacity_unpivoted
