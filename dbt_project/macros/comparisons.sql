@@ -109,3 +109,42 @@
     to_{{ metric }} - from_{{ metric }}
     + {{ student_t_975(df) }} * {{ se }} as {{ name }}_ci95_high
 {%- endmacro %}
+
+{% macro headline_dimension_value(relation, side) -%}
+    {#- The <side> ('from' or 'to') value a pair is headlined with: the one
+        label that differs; among several, the one named by the pair's
+        dimension; else the dimension's own <side>_dimension_value. One
+        rule for both sides, so "from" and "to" never disagree on which
+        label they show. -#}
+    case
+        when len({{ relation }}.dimension_differences) = 1
+            then {{ relation }}.dimension_differences[1].{{ side }}_value
+        when
+            list_contains(
+                list_transform(
+                    {{ relation }}.dimension_differences, d -> d.label
+                ),
+                {{ relation }}.dimension
+            )
+            then
+                list_filter(
+                    {{ relation }}.dimension_differences,
+                    d -> d.label = {{ relation }}.dimension
+                )[1].{{ side }}_value
+        else {{ relation }}.{{ side }}_dimension_value
+    end
+{%- endmacro %}
+
+{% macro run_configurations(varying_labels) -%}
+    {#- One row per result with its `run_configuration`: the labels that
+        vary within its testbed (rows of result_varying_labels), printed
+        `key=value, ...` in key order. The dashboard's selectors group runs
+        by this text, so every mart prints it by this one rule. -#}
+    select
+        result_id,
+        string_agg(
+            label_key || '=' || label_value, ', ' order by label_key
+        ) as run_configuration
+    from {{ varying_labels }}
+    group by result_id
+{%- endmacro %}

@@ -35,3 +35,10 @@
         {{ text }}
     {%- endif -%}
 {%- endmacro %}
+
+{% macro free_form_label_number(key, labels_json='labels_json') -%}
+    {#- A free-form run label (no definition in label_definitions.csv, such
+        as SFD7's `working_set_gb`) read as a number: NULL when absent or
+        not numeric, never a failed build. -#}
+    try_cast(json_extract_string({{ labels_json }}, '$.{{ key }}') as double)
+{%- endmacro %}

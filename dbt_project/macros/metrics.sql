@@ -33,6 +33,17 @@
     )
 {%- endmacro %}
 
+{% macro storage_policy_rule_of(relation, rules='rules') -%}
+    {#- The join condition that finds a row's storage-policy rule in
+        int_storage_policy_rules_by_cluster_size (aliased `rules`): the
+        same match as capacity_multiplier, an unlabelled architecture
+        being OSA and the cluster size choosing the ESA RAID-5 layout. -#}
+    coalesce({{ relation }}.architecture, 'OSA') = {{ rules }}.architecture
+    and {{ relation }}.ftm = {{ rules }}.ftm
+    and {{ relation }}.ftt = {{ rules }}.ftt
+    and {{ relation }}.nodes is not distinct from {{ rules }}.cluster_nodes
+{%- endmacro %}
+
 {% macro weighted_mean(value, weight, where=none) -%}
     {#- Mean of `value` weighted by `weight` (I/O count or rate) over the
         rows `where` selects; rows without a value carry no weight. Means

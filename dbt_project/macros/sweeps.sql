@@ -94,3 +94,17 @@
             end
     end
 {%- endmacro %}
+
+{% macro sweep_workload_columns() -%}
+    {#- The workload a sweep's points (int_sweep_points) and the sweep
+        itself (sweeps) report as held equal: each the one value its rows
+        agree on, NULL where it varies along the group. -#}
+    {%- for column_name in [
+        'nodes', 'vm_count', 'vms_per_host', 'outstanding_io',
+        'outstanding_io_per_vm', 'read_pct', 'random_pct', 'block_size_bytes',
+        'disk_groups'
+    ] %}
+        {{ agreed_value(column_name) }} as {{ column_name }}
+        {{- "," if not loop.last }}
+    {%- endfor %}
+{%- endmacro %}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 import statistics
@@ -74,13 +75,7 @@ def test_unknown_layout_is_refused() -> None:
 
 
 def test_interval_lines_ramp_up_in_the_warmup_then_move_as_ar1() -> None:
-    long_run = vdbench_text.VdbenchRun(
-        rd_name="run1",
-        elapsed_s=3000,
-        warmup_s=60,
-        interval_s=5,
-        started_at=dt.datetime(2018, 6, 4, 12, 0, 5),
-    )
+    long_run = dataclasses.replace(RUN, elapsed_s=3000, interval_s=5)
     text = vdbench_text.render_stdout(long_run, TOTALS, seed=4)
     rows = vdbench.parse(text.encode(), _source()).tables["vdbench_intervals"]
     warm = [r for r in rows if r.interval_index <= 12]

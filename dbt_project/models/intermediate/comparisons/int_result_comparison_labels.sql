@@ -57,11 +57,7 @@ run_labels_named as (
         -- kept apart from it
         case
             when
-                label_path in (
-                    {%- for key in effective %}
-                        '{{ key }}'{{ "," if not loop.last }}
-                    {%- endfor %}
-                )
+                label_path in {{ sql_text_list(effective) }}
                 then 'labels.' || label_path
             else label_path
         end as label,  -- noqa: RF04
@@ -109,27 +105,25 @@ workload_labels as (
     -- derived: outstanding I/O per VM (when the VM count is known) and VMs
     -- per host (when the host count is): "45 vs 30 VMs at 64 outstanding
     -- I/O per VM" then differs in one dimension, not three
-    select
-        result_id,
-        testbed_id,
-        profile,
-        'outstanding_io_per_vm' as label,  -- noqa: RF04
-        'derived' as label_origin,
-        'DOUBLE' as json_type,
-        cast(outstanding_io / vm_count as varchar) as value_raw
-    from workload_values
-    where outstanding_io is not null and vm_count > 0
-    union all
-    select
-        result_id,
-        testbed_id,
-        profile,
-        'vms_per_host' as label,  -- noqa: RF04
-        'derived' as label_origin,
-        'DOUBLE' as json_type,
-        cast(vm_count / nodes as varchar) as value_raw
-    from workload_values
-    where vm_count is not null and nodes > 0
+    {%- set derived = [
+        ('outstanding_io_per_vm', 'outstanding_io', 'vm_count'),
+        ('vms_per_host', 'vm_count', 'nodes'),
+    ] %}
+    {%- for name, numerator, denominator in derived %}
+        select
+            result_id,
+            testbed_id,
+            profile,
+            '{{ name }}' as label,  -- noqa: RF04
+            'derived' as label_origin,
+            'DOUBLE' as json_type,
+            cast({{ numerator }} / {{ denominator }} as varchar) as value_raw
+        from workload_values
+        where {{ numerator }} is not null and {{ denominator }} > 0
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 
 ),
 
@@ -188,32 +182,20 @@ labels_classified as (
         value_number,
         case
             when
-                label in (
-                    {%- for key in bookkeeping + overrides %}
-                        '{{ key }}'{{ "," if not loop.last }}
-                    {%- endfor %}
-                )
+                label in {{ sql_text_list(bookkeeping + overrides) }}
                 then null
             {%- for label, dimension in synonyms.items() %}
                 when label = '{{ label }}' then '{{ dimension }}'
             {%- endfor %}
             when
-                label in (
-                    {%- for key in policy %}
-                        '{{ key }}'{{ "," if not loop.last }}
-                    {%- endfor %}
-                )
+                label in {{ sql_text_list(policy) }}
                 and profile is not null
                 then 'profile'
             else label
         end as dimension,
         case
             when
-                label in (
-                    {%- for key in bookkeeping + overrides %}
-                        '{{ key }}'{{ "," if not loop.last }}
-                    {%- endfor %}
-                )
+                label in {{ sql_text_list(bookkeeping + overrides) }}
                 then false
             -- compared per VM, or per host, where the derived value exists
             when label = 'outstanding_io'

@@ -80,13 +80,7 @@ observations_compared as (
 
     from observations_summed
     left join int_storage_policy_rules_by_cluster_size as rules
-        on
-            coalesce(observations_summed.architecture, 'OSA')
-            = rules.architecture
-            and observations_summed.ftm = rules.ftm
-            and observations_summed.ftt = rules.ftt
-            and observations_summed.nodes
-            is not distinct from rules.cluster_nodes
+        on {{ storage_policy_rule_of('observations_summed') }}
 
 )
 

@@ -115,37 +115,26 @@ pair_sides as (
 
     -- the labels of each side (counted or derived, bookkeeping left out),
     -- joined on one key per side: an equi-join, never a scan of all labels
-    select
-        configurations_paired.from_result_id,
-        configurations_paired.to_result_id,
-        'from' as side,
-        int_result_comparison_labels.label,
-        int_result_comparison_labels.dimension,
-        int_result_comparison_labels.is_counted,
-        int_result_comparison_labels.value_text
+    {%- for side in ['from', 'to'] %}
+        select
+            configurations_paired.from_result_id,
+            configurations_paired.to_result_id,
+            '{{ side }}' as side,
+            int_result_comparison_labels.label,
+            int_result_comparison_labels.dimension,
+            int_result_comparison_labels.is_counted,
+            int_result_comparison_labels.value_text
 
-    from configurations_paired
-    inner join int_result_comparison_labels
-        on
-            configurations_paired.from_result_id
-            = int_result_comparison_labels.result_id
+        from configurations_paired
+        inner join int_result_comparison_labels
+            on
+                configurations_paired.{{ side }}_result_id
+                = int_result_comparison_labels.result_id
+        {%- if not loop.last %}
 
-    union all
-
-    select
-        configurations_paired.from_result_id,
-        configurations_paired.to_result_id,
-        'to' as side,
-        int_result_comparison_labels.label,
-        int_result_comparison_labels.dimension,
-        int_result_comparison_labels.is_counted,
-        int_result_comparison_labels.value_text
-
-    from configurations_paired
-    inner join int_result_comparison_labels
-        on
-            configurations_paired.to_result_id
-            = int_result_comparison_labels.result_id
+            union all
+        {%- endif %}
+    {%- endfor %}
 
 ),
 
@@ -226,40 +215,8 @@ pairs_headlined as (
 
     select
         pairs_named.*,
-        case
-            when len(pairs_named.dimension_differences) = 1
-                then pairs_named.dimension_differences[1].from_value
-            when
-                list_contains(
-                    list_transform(
-                        pairs_named.dimension_differences, d -> d.label
-                    ),
-                    pairs_named.dimension
-                )
-                then
-                    list_filter(
-                        pairs_named.dimension_differences,
-                        d -> d.label = pairs_named.dimension
-                    )[1].from_value
-            else pairs_named.from_dimension_value
-        end as from_value,
-        case
-            when len(pairs_named.dimension_differences) = 1
-                then pairs_named.dimension_differences[1].to_value
-            when
-                list_contains(
-                    list_transform(
-                        pairs_named.dimension_differences, d -> d.label
-                    ),
-                    pairs_named.dimension
-                )
-                then
-                    list_filter(
-                        pairs_named.dimension_differences,
-                        d -> d.label = pairs_named.dimension
-                    )[1].to_value
-            else pairs_named.to_dimension_value
-        end as to_value
+        {{ headline_dimension_value('pairs_named', 'from') }} as from_value,
+        {{ headline_dimension_value('pairs_named', 'to') }} as to_value
 
     from pairs_named
 
@@ -276,11 +233,9 @@ pairs_measured as (
         fct_workload_results.block_size_bytes,
         fct_workload_results.outstanding_io,
         fct_workload_results.working_set,
-        try_cast(
-            json_extract_string(
-                fct_workload_results.labels_json, '$.working_set_gb'
-            ) as double
-        ) as working_set_gb,
+        {{ free_form_label_number(
+            'working_set_gb', 'fct_workload_results.labels_json'
+        ) }} as working_set_gb,
         to_results.outstanding_io as to_outstanding_io,
         fct_workload_results.vm_count as from_vm_count,
         to_results.vm_count as to_vm_count,

@@ -55,11 +55,7 @@ ratios_computed as (
 
     from int_capacity_snapshots_labelled as snapshots
     left join int_storage_policy_rules_by_cluster_size as rules
-        on
-            coalesce(snapshots.architecture, 'OSA') = rules.architecture
-            and snapshots.ftm = rules.ftm
-            and snapshots.ftt = rules.ftt
-            and snapshots.nodes is not distinct from rules.cluster_nodes
+        on {{ storage_policy_rule_of('snapshots') }}
 
 )
 

@@ -158,11 +158,7 @@ policies_costed as (
 
     from policies_listed
     left join int_storage_policy_rules_by_cluster_size as rules
-        on
-            policies_listed.architecture = rules.architecture
-            and policies_listed.ftm = rules.ftm
-            and policies_listed.ftt = rules.ftt
-            and policies_listed.nodes is not distinct from rules.cluster_nodes
+        on {{ storage_policy_rule_of('policies_listed') }}
     left join used_policies
         on
             policies_listed.testbed = used_policies.testbed

@@ -119,11 +119,9 @@ profiles_compared as (
         -- dimensions: the profile and the context held equal
         fct_workload_results.testbed,
         fct_workload_results.working_set,
-        try_cast(
-            json_extract_string(
-                fct_workload_results.labels_json, '$.working_set_gb'
-            ) as double
-        ) as working_set_gb,
+        {{ free_form_label_number(
+            'working_set_gb', 'fct_workload_results.labels_json'
+        ) }} as working_set_gb,
         fct_workload_results.disk_groups,
         fct_workload_results.nodes,
         fct_workload_results.vm_count,

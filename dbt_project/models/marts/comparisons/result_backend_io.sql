@@ -61,13 +61,7 @@ results_joined_to_rules as (
 
     from fct_workload_results
     left join int_storage_policy_rules_by_cluster_size as rules
-        on
-            coalesce(fct_workload_results.architecture, 'OSA')
-            = rules.architecture
-            and fct_workload_results.ftm = rules.ftm
-            and fct_workload_results.ftt = rules.ftt
-            and fct_workload_results.nodes
-            is not distinct from rules.cluster_nodes
+        on {{ storage_policy_rule_of('fct_workload_results') }}
 
 ),
 

@@ -96,15 +96,7 @@ points_summarised as (
         bool_or(is_partial) as has_partial_points,
 
         -- the workload held equal (NULL when it varies along the sweep)
-        {{ agreed_value('nodes') }} as nodes,
-        {{ agreed_value('vm_count') }} as vm_count,
-        {{ agreed_value('vms_per_host') }} as vms_per_host,
-        {{ agreed_value('outstanding_io') }} as outstanding_io,
-        {{ agreed_value('outstanding_io_per_vm') }} as outstanding_io_per_vm,
-        {{ agreed_value('read_pct') }} as read_pct,
-        {{ agreed_value('random_pct') }} as random_pct,
-        {{ agreed_value('block_size_bytes') }} as block_size_bytes,
-        {{ agreed_value('disk_groups') }} as disk_groups,
+        {{ sweep_workload_columns() }},
 
         -- best by IOPS (of exact ties the smallest axis value) and every
         -- point within sweep_near_best_pct of it

@@ -102,22 +102,22 @@ efficiency_computed as (
             transports_paired.tcp_{{ measure }},
             transports_paired.rdma_{{ measure }},
         {%- endfor %}
-        transports_paired.tcp_iops
-        / nullif(transports_paired.tcp_cpu_util_pct, 0)
-            as tcp_iops_per_cpu_pct,
-        transports_paired.rdma_iops
-        / nullif(transports_paired.rdma_cpu_util_pct, 0)
-            as rdma_iops_per_cpu_pct,
-        {{ pct_change('rdma_iops_per_cpu_pct', 'tcp_iops_per_cpu_pct') }}
-            as rdma_efficiency_gain_pct,
-        transports_paired.tcp_throughput_mb_s
-        / nullif(transports_paired.tcp_cpu_util_pct, 0)
-            as tcp_mb_s_per_cpu_pct,
-        transports_paired.rdma_throughput_mb_s
-        / nullif(transports_paired.rdma_cpu_util_pct, 0)
-            as rdma_mb_s_per_cpu_pct,
-        {{ pct_change('rdma_mb_s_per_cpu_pct', 'tcp_mb_s_per_cpu_pct') }}
-            as rdma_throughput_efficiency_gain_pct
+        {#- work per CPU percent on each side, and RDMA's gain over TCP -#}
+        {%- for measure, per_cpu, gain in [
+            ('iops', 'iops_per_cpu_pct', 'rdma_efficiency_gain_pct'),
+            (
+                'throughput_mb_s', 'mb_s_per_cpu_pct',
+                'rdma_throughput_efficiency_gain_pct'
+            ),
+        ] %}
+        {%- for side in ['tcp', 'rdma'] %}
+            transports_paired.{{ side }}_{{ measure }}
+            / nullif(transports_paired.{{ side }}_cpu_util_pct, 0)
+                as {{ side }}_{{ per_cpu }},
+        {%- endfor %}
+        {{ pct_change('rdma_' ~ per_cpu, 'tcp_' ~ per_cpu) }}
+            as {{ gain }}{{ "," if not loop.last }}
+    {%- endfor %}
 
     from transports_paired
     inner join fct_workload_results

@@ -64,41 +64,21 @@ run_labels as (
 
 workload_fields as (
 
-    select
-        result_id,
-        'read_pct' as label_key,
-        read_pct::varchar as label_value,
-        label_read_pct is not null as has_override,
-        source_tool,
-        hcibench_case
-    from results_with_label_file
-    union all
-    select
-        result_id,
-        'random_pct' as label_key,
-        random_pct::varchar as label_value,
-        label_random_pct is not null as has_override,
-        source_tool,
-        hcibench_case
-    from results_with_label_file
-    union all
-    select
-        result_id,
-        'block_size_bytes' as label_key,
-        block_size_bytes::varchar as label_value,
-        label_block_size_bytes is not null as has_override,
-        source_tool,
-        hcibench_case
-    from results_with_label_file
-    union all
-    select
-        result_id,
-        'outstanding_io' as label_key,
-        outstanding_io::varchar as label_value,
-        label_outstanding_io is not null as has_override,
-        source_tool,
-        hcibench_case
-    from results_with_label_file
+    {%- for field in [
+        'read_pct', 'random_pct', 'block_size_bytes', 'outstanding_io'
+    ] %}
+        select
+            result_id,
+            '{{ field }}' as label_key,
+            {{ field }}::varchar as label_value,
+            label_{{ field }} is not null as has_override,
+            source_tool,
+            hcibench_case
+        from results_with_label_file
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 
 ),
 

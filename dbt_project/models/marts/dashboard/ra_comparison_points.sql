@@ -42,13 +42,7 @@ published_results as (
 
 configurations as (
 
-    select
-        result_id,
-        string_agg(
-            label_key || '=' || label_value, ', ' order by label_key
-        ) as run_configuration
-    from result_varying_labels
-    group by result_id
+    {{ run_configurations('result_varying_labels') }}
 
 ),
 
@@ -155,17 +149,7 @@ published_labels as (
             cast(any_value(random_pct) as varchar) as random_pct,
             cast(any_value(outstanding_io) as varchar) as outstanding_io,
             cast(any_value(working_set_gb) as varchar) as working_set_gb,
-            case
-                when any_value(block_size_bytes) % 1048576 = 0
-                    then
-                        cast(any_value(block_size_bytes) // 1048576 as varchar)
-                        || 'M'
-                when any_value(block_size_bytes) % 1024 = 0
-                    then
-                        cast(any_value(block_size_bytes) // 1024 as varchar)
-                        || 'K'
-                else cast(any_value(block_size_bytes) as varchar) || 'B'
-            end as block_size
+            {{ block_size_text('any_value(block_size_bytes)') }} as block_size
         from published_results
         group by figure_stem
     ) on columns(* exclude (figure_stem))

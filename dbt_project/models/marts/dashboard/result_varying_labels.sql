@@ -32,13 +32,7 @@ workload_values as (
             result_id,
             cast(read_pct as varchar) as read_pct,
             cast(random_pct as varchar) as random_pct,
-            case
-                when block_size_bytes % 1048576 = 0
-                    then cast(block_size_bytes // 1048576 as varchar) || 'M'
-                when block_size_bytes % 1024 = 0
-                    then cast(block_size_bytes // 1024 as varchar) || 'K'
-                else cast(block_size_bytes as varchar) || 'B'
-            end as block_size,
+            {{ block_size_text('block_size_bytes') }} as block_size,
             cast(outstanding_io as varchar) as outstanding_io,
             cast(vm_count as varchar) as vm_count
         from fct_workload_results

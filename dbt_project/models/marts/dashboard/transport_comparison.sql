@@ -36,13 +36,7 @@ testbeds_with_both as (
 
 configurations as (
 
-    select
-        result_id,
-        string_agg(
-            label_key || '=' || label_value, ', ' order by label_key
-        ) as run_configuration
-    from result_varying_labels
-    group by result_id
+    {{ run_configurations('result_varying_labels') }}
 
 ),
 
