@@ -127,20 +127,6 @@ def test_capacity_bars_in_terabytes() -> None:
     assert fig.layout.yaxis.title.text == "Capacity used (TB, 10^12 bytes)"
 
 
-def test_scaling_scatter_one_line_per_group_and_log_block_size() -> None:
-    df = pl.DataFrame(
-        {
-            "testbed": ["a", "a", "b"],
-            "block_size_bytes": [4096, 65536, 4096],
-            "iops_per_node": [30_000.0, 8_000.0, 25_000.0],
-        }
-    )
-    fig = charts.scaling_scatter(df, x="block_size_bytes")
-    assert len(fig.data) == 2
-    assert fig.layout.xaxis.type == "log"
-    assert axis_titles(fig) == {"Block size (bytes)", "IOPS per node (IO/s)"}
-
-
 def config_rows() -> pl.DataFrame:
     # Two rows of one dimension in two working sets: vsan_version 6.2 -> 6.5 at 70 % read
     # (Micron brief: cache +71 %, capacity +55 %); the cache row has an IOPS interval.

@@ -28,7 +28,6 @@ from app.lib.charts.run_detail import (
     spread_strip,
     time_lines,
 )
-from app.lib.charts.scaling import scaling_scatter
 from app.lib.charts.transport import TRANSPORT_METRICS, iops_per_cpu, transport_side_by_side
 
 __all__ = [
@@ -49,7 +48,6 @@ __all__ = [
     "png_config",
     "profile_delta_heatmap",
     "ra_comparison",
-    "scaling_scatter",
     "spread_strip",
     "time_lines",
     "transport_side_by_side",

@@ -16,6 +16,13 @@ _Progress = tuple[int, int, int, float, int]
 _NOTHING_YET: _Progress = (0, 0, 0, 0.0, 0)
 
 
+def _direction_runtimes(entry: dict[str, Any]) -> list[int]:
+    """Each reported direction's `runtime` (ms; 0 before the job did any I/O)."""
+    return [
+        entry[name].get("runtime") or 0 for name in DIRECTIONS if isinstance(entry.get(name), dict)
+    ]
+
+
 def wall_runtime_ms(entry: dict[str, Any]) -> int | None:
     """How long the job ran, in ms of wall-clock time.
 
@@ -23,9 +30,7 @@ def wall_runtime_ms(entry: dict[str, Any]) -> int | None:
     threads (numjobs=4 for 5 s gives 20000), while each direction's
     `runtime` is the longest thread's. Falls back to `job_runtime`, then to
     the whole-second `elapsed`, for jobs that did no I/O."""
-    runtimes = [
-        entry[name].get("runtime") or 0 for name in DIRECTIONS if isinstance(entry.get(name), dict)
-    ]
+    runtimes = _direction_runtimes(entry)
     if runtimes and max(runtimes) > 0:
         return int(max(runtimes))
     if entry.get("job_runtime"):
@@ -41,9 +46,7 @@ def _io_clock_ms(entry: dict[str, Any]) -> int:
     later stonewall group) would get the process's elapsed time, its clock would then jump back
     to its real runtime once it starts, and the I/O of that interval had no length (995 IOPS
     summed where the dumps say 3998)."""
-    runtimes = [
-        entry[name].get("runtime") or 0 for name in DIRECTIONS if isinstance(entry.get(name), dict)
-    ]
+    runtimes = _direction_runtimes(entry)
     # nor `job_runtime`: before a delayed job starts, fio 3.33 prints 1003 there (the time it
     # waited), then 880 one second later
     return int(max(runtimes)) if runtimes else int(entry.get("job_runtime") or 0)
