@@ -106,8 +106,7 @@ def build(db: Path, samples: int) -> None:
         env,
     )
     _run([py, "-m", "expectations"], env, (0, 1))
-    if (REPO / "warehouse.py").is_file():
-        _run([py, "-m", "ingest", "publish"], env)
+    _run([py, "-m", "ingest", "publish"], env)
 
 
 def _rederive_result_host_cpu(con, result_id: str) -> None:
@@ -182,10 +181,7 @@ def point_run_explorer_at_capture(db: Path, *, worst_case: bool) -> str:
         (rows,) = con.execute(
             "select count(*) from marts.fct_host_cpu_samples where source_file_id = ?", [capture]
         ).fetchone()
-    if (REPO / "warehouse.py").is_file():
-        _run(
-            [sys.executable, "-m", "ingest", "publish"], {**os.environ, "PERF_DUCKDB_PATH": str(db)}
-        )
+    _run([sys.executable, "-m", "ingest", "publish"], {**os.environ, "PERF_DUCKDB_PATH": str(db)})
     kind = (
         "every sample (worst case)"
         if worst_case

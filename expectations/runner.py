@@ -2,7 +2,8 @@
 
 A module whose tables are missing is reported as "skipped: table missing" (success None); a
 query that fails on an existing table (a column the CONTRACT promises is absent) is a
-constraint failure. Only reads: the connection is read-only.
+constraint failure. Only reads: the connection is read-only (team mode: the lake as of one
+snapshot).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from expectations.context import batch_definition, context
 from expectations.describe import EXAMPLES, outcomes
 from expectations.outcome import ALERT, CONSTRAINT, Outcome
 from expectations.suites import SUITE_MODULES, suites_of
+from warehouse import lake
 
 _RESULT_FORMAT = {
     "result_format": "SUMMARY",
@@ -35,8 +37,10 @@ _SKIPPED_NOTE = "The suite runs once the table exists."
 
 
 def _existing_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    # The default catalog's only: a lake connection also has DuckDB's empty `memory` one.
     rows = con.execute(
-        "select table_schema || '.' || table_name from information_schema.tables"
+        "select table_schema || '.' || table_name from information_schema.tables "
+        "where table_catalog = current_database()"
     ).fetchall()
     return {name for (name,) in rows}
 
@@ -106,6 +110,15 @@ def validate_module(
     return _validate_frame(module, frame)
 
 
+def validate_connection(
+    con: duckdb.DuckDBPyConnection, modules: Sequence[ModuleType] = SUITE_MODULES
+) -> list[Outcome]:
+    """Outcomes of every module, in order, on the warehouse behind `con` (only reads)."""
+    context()
+    existing = _existing_tables(con)
+    return [o for module in modules for o in validate_module(module, con, existing)]
+
+
 def validate_warehouse(
     db_path: Path, modules: Sequence[ModuleType] = SUITE_MODULES
 ) -> list[Outcome]:
@@ -114,7 +127,17 @@ def validate_warehouse(
     Raises warehouse.WarehouseUnavailable when another process keeps the file locked for
     longer than a writer waits (the expectations run as a batch job, not a page view).
     """
-    context()
     with warehouse.read_only(db_path, timeout_s=warehouse.WRITER_CONNECT_TIMEOUT_S) as con:
-        existing = _existing_tables(con)
-        return [o for module in modules for o in validate_module(module, con, existing)]
+        return validate_connection(con, modules)
+
+
+def validate_lake(
+    tgt: lake.Target, snapshot: int, modules: Sequence[ModuleType] = SUITE_MODULES
+) -> list[Outcome]:
+    """Outcomes on the lake as of `snapshot` (attached read-only at that version): a load
+    that commits meanwhile does not change what is validated. Raises lake.LakeError."""
+    con = lake.connect(tgt, snapshot=snapshot)
+    try:
+        return validate_connection(con, modules)
+    finally:
+        con.close()

@@ -1,10 +1,16 @@
-"""Command line: `python -m ingest load PATH... [--label K=V ...] [--db FILE]`.
+"""Command line: `python -m ingest load PATH... [--label K=V ...] [--warehouse W]`.
 
 Also `build` (dbt build under the writer lock), `publish` (validate, then refresh the
 dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
-writer under the writer lock)
-and `reference DIR` (same as `python -m synth reference DIR`); see `warehouse.py` for why
-writers queue and the dashboard reads a snapshot. Each command lives in `ingest/commands/`.
+writer under the writer lock), `query "SQL"` (read-only ad-hoc SQL), `migrate --to LAKE`
+(copy a warehouse file into a DuckLake) and `reference DIR` (same as `python -m synth
+reference DIR`); see `warehouse/` for why writers queue and the dashboard reads a snapshot.
+Each command lives in `ingest/commands/`.
+
+`--warehouse` (or PERF_WAREHOUSE) picks the warehouse: a DuckDB file (the default,
+data/warehouse.duckdb) or `ducklake:postgres:<libpq conninfo>` (team mode) with `--data-path`
+(or PERF_LAKE_DATA_PATH) for the lake's data files. The options are copied into the
+environment, so dbt, the expectations and every child process work on the same warehouse.
 
 Exit status: 0 when nothing was rejected, 1 when some file was rejected (the
 others still load), 2 for a usage error.
@@ -13,6 +19,7 @@ others still load), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,9 +28,23 @@ from rich.console import Console
 from rich.markup import escape
 
 import warehouse
-from ingest.commands import build, load, reference
+from ingest.commands import build, load, migrate, query, reference
+from warehouse.lake import LakeError
 
 DB_HELP = "warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)"
+WAREHOUSE_HELP = (
+    "the warehouse: a DuckDB file, or ducklake:postgres:<conninfo> for team mode "
+    "(default: $PERF_WAREHOUSE, else the file of --db)"
+)
+DATA_PATH_HELP = (
+    "team mode: folder or object-store URL of the lake's data files ($PERF_LAKE_DATA_PATH)"
+)
+
+WRITER_COMMANDS = {
+    "build": "dbt build under the writer lock (then `publish` to serve it)",
+    "publish": "validate; publish the serving snapshot only if every constraint holds",
+    "locked": "run CMD under the writer lock (it does not publish)",
+}
 
 _Command = Callable[[argparse.Namespace, Console], int]
 COMMANDS: dict[str, _Command] = {
@@ -32,7 +53,16 @@ COMMANDS: dict[str, _Command] = {
     "build": build.build,
     "publish": build.publish,
     "locked": build.locked,
+    "query": query.run,
+    "migrate": migrate.run,
 }
+
+
+def _warehouse_options(cmd: argparse.ArgumentParser, *, db: bool = True) -> None:
+    if db:
+        cmd.add_argument("--db", help=DB_HELP)
+    cmd.add_argument("--warehouse", help=WAREHOUSE_HELP)
+    cmd.add_argument("--data-path", dest="data_path", help=DATA_PATH_HELP)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="run label that overrides run.yaml files (repeatable)",
     )
-    load_cmd.add_argument("--db", help=DB_HELP)
+    _warehouse_options(load_cmd)
     load_cmd.add_argument(
         "--quiet",
         action="store_true",
@@ -63,27 +93,70 @@ def _parser() -> argparse.ArgumentParser:
     )
     ref.add_argument("dir", type=Path, metavar="DIR")
 
-    build_cmd = commands.add_parser(
-        "build", help="dbt build under the writer lock (then `publish` to serve it)"
-    )
-    build_cmd.add_argument("--db", help=DB_HELP)
-    build_cmd.add_argument("dbt_args", nargs=argparse.REMAINDER, help="extra `dbt build` arguments")
-    pub = commands.add_parser(
-        "publish", help="validate; publish the serving snapshot only if every constraint holds"
-    )
-    pub.add_argument("--db", help=DB_HELP)
-    locked = commands.add_parser(
-        "locked", help="run CMD under the writer lock (it does not publish)"
-    )
-    locked.add_argument("--db", help=DB_HELP)
-    locked.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")
+    # The other writers: same warehouse options, one line of help each.
+    for name, text in WRITER_COMMANDS.items():
+        cmd = commands.add_parser(name, help=text)
+        _warehouse_options(cmd)
+        if name == "build":
+            cmd.add_argument(
+                "dbt_args", nargs=argparse.REMAINDER, help="extra `dbt build` arguments"
+            )
+        elif name == "locked":
+            cmd.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")
+
+    _add_team_commands(commands)
     return parser
+
+
+def _add_team_commands(commands: argparse._SubParsersAction) -> None:
+    """`query` and `migrate`: the analysts' read and the move into a lake."""
+    query_cmd = commands.add_parser(
+        "query", help="read-only ad-hoc SQL on the warehouse (the dashboard console's rules)"
+    )
+    _warehouse_options(query_cmd)
+    query_cmd.add_argument("sql", metavar="SQL")
+    query_cmd.add_argument(
+        "--format",
+        choices=("table", "csv", "json"),
+        default="table",
+        help="table (default), csv with a header line, or json: one array of row objects",
+    )
+    query_cmd.add_argument(
+        "--snapshot", type=int, help="team mode: read the lake as of this snapshot id"
+    )
+    query_cmd.add_argument(
+        "--max-rows",
+        type=int,
+        default=query.DEFAULT_MAX_ROWS,
+        help="print at most this many rows (default %(default)s; a note says when more exist)",
+    )
+
+    mig = commands.add_parser(
+        "migrate",
+        help="copy a warehouse file (--db or $PERF_DUCKDB_PATH) into a DuckLake",
+        description="Copy every table (raw with its source-file ids, data_quality's history, "
+        "dbt's tables) and dbt's views of a warehouse file into an empty DuckLake, in one "
+        "transaction; then run `ingest build` and `ingest publish` against the lake.",
+    )
+    mig.add_argument("--db", help=DB_HELP)
+    mig.add_argument(
+        "--to",
+        required=True,
+        metavar="ducklake:postgres:CONNINFO",
+        help="the lake (libpq conninfo of its PostgreSQL catalog database)",
+    )
+    mig.add_argument("--data-path", dest="data_path", help=DATA_PATH_HELP)
+    mig.add_argument(
+        "--replace",
+        action="store_true",
+        help="drop what the lake holds first (without it, a lake that is not empty is refused)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
-    except (warehouse.WriterBusy, warehouse.WarehouseUnavailable) as exc:
+    except (warehouse.WriterBusy, warehouse.WarehouseUnavailable, LakeError) as exc:
         # Another writer kept the warehouse past the timeout, or the file cannot be opened.
         Console(stderr=True, highlight=False).print(f"[red]error:[/] {escape(str(exc))}")
         return 1
@@ -97,8 +170,18 @@ def _main(argv: list[str] | None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "build":
         args.dbt_args = [*unknown, *args.dbt_args]
+    _export_warehouse(args)
     console = Console(stderr=False, highlight=False)
     return COMMANDS[args.command](args, console)
+
+
+def _export_warehouse(args: argparse.Namespace) -> None:
+    """--warehouse / --data-path into the environment: the one place every module (and
+    every child: dbt, the expectations) reads the warehouse setting from."""
+    if getattr(args, "warehouse", None):
+        os.environ["PERF_WAREHOUSE"] = args.warehouse
+    if getattr(args, "data_path", None) and args.command != "migrate":
+        os.environ["PERF_LAKE_DATA_PATH"] = args.data_path
 
 
 if __name__ == "__main__":

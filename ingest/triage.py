@@ -127,8 +127,8 @@ def load_member(
 ) -> Outcome:
     """Detect, parse and stage one file; never raises for bad input.
 
-    Only `find_same_content` and `find_by_path` of the writer are used before the parse, so
-    a test can hand in a stand-in for files that never reach `stage`."""
+    Only `claim`, `find_same_content` and `find_by_path` of the writer are used before the
+    parse, so a test can hand in a stand-in for files that never reach `stage`."""
     try:
         raw = member.read()
     except OSError as exc:
@@ -149,6 +149,9 @@ def load_member(
     source = source_for(member.path, raw, labels=labels, hcibench_case=case)
 
     labels_json = json.dumps(labels, sort_keys=True)
+    # Team mode: no other loader checks or writes this path or these bytes until ours is
+    # committed (a no-op in file mode, where one loader runs at a time).
+    writer.claim(member.path, source.sha256, source.hcibench_case)
     # A loaded file is (bytes, labels, HCIBench case): the same bytes under other labels
     # are another result (a copy in two labelled folders), never replaced by this one.
     same_content = [

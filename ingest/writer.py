@@ -13,31 +13,64 @@ so a batch is consistent with itself before it is written. The same bytes with t
 are one file wherever they lie (a copied folder adds nothing); the same bytes under other
 labels are another file (one output copied into two labelled folders is two results); a path
 holds one file, so a new load of a path (new bytes, or new labels) replaces its earlier one.
+
+Team mode (a DuckLake, `warehouse.lake`): several loaders on several machines write at once,
+with no unique constraint to stop two of them storing the same file. So the check and the
+write of one identity (its path; its bytes in its HCIBench case) are serialised across
+loaders: `claim` takes PostgreSQL advisory locks on both keys before the check and they are
+held until the batch holding the file is committed (`_IdentityLocks`). A loader never waits
+for a key while holding others: when a key is taken it first commits its batch (releasing
+everything), then waits for the file's keys in sorted order, so two loaders cannot deadlock.
+A commit that loses a DuckLake conflict (a concurrent delete in the same table, say) is re-run
+whole (`lake.run_with_retry`); each commit's snapshot names its files (`_label_snapshot`).
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
+import duckdb
 import pyarrow as pa
 
 import warehouse
 from ingest import tables
 from ingest.outcomes import Outcome
-from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
+from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, in_transaction, raw_tables
 from ingest.records import Parsed
 from ingest.redaction import redact_table
+from warehouse import lake
+from warehouse.lake import Target
 
 # A large esxtop capture is written on its own rather than held with 99 other files; the
 # byte bound keeps a batch of wide rows (Arrow memory) from growing with the file count.
 BATCH_ROWS = 2_000_000
 BATCH_BYTES = 256 * 1024**2
 DEFAULT_BATCH_FILES = 100
+
+
+# A file's identity rows: the same bytes in the same HCIBench case, or the same path.
+_IDENTITY_SQL = """
+select source_file_id, path, labels_json, parser_version, sha256, hcibench_case
+from raw.source_files where sha256 = ? and hcibench_case is not distinct from ?
+union
+select source_file_id, path, labels_json, parser_version, sha256, hcibench_case
+from raw.source_files where path = ?
+"""
+
+
+class _Prefetch(NamedTuple):
+    path: str
+    sha256: str
+    hcibench_case: str | None
+    rows: list[tuple]
 
 
 class EarlierLoad(NamedTuple):
@@ -80,21 +113,86 @@ def arrow_tables(parsed: Parsed, module: ModuleType) -> dict[str, pa.Table]:
     return arrays
 
 
+class _IdentityLocks:
+    """Team mode: advisory locks on file identities, all in one PostgreSQL session.
+
+    One session for all (a `lake.advisory_lock` connection per key would open two connections
+    per staged file, past `max_connections` with a 100-file batch); released together once the
+    batch is committed, and by PostgreSQL when the process dies (kill -9 leaves no stale lock).
+    """
+
+    def __init__(self, tgt: Target, timeout_s: float) -> None:
+        import psycopg
+
+        try:
+            self._conn = psycopg.connect(tgt.conninfo or "", autocommit=True)
+            self._conn.execute(f"set lock_timeout = '{int(timeout_s * 1000)}ms'")
+        except psycopg.Error as exc:
+            reason = f"Cannot reach the lake's catalog {tgt.describe()}: {exc}"
+            raise lake.LakeError(reason) from exc
+
+    def try_take(self, keys: list[str]) -> bool:
+        """Take every key now, or return False (keys taken so far stay held)."""
+        query = "select pg_try_advisory_lock(%s)"
+        return all(self._conn.execute(query, [lake.lock_key(k)]).fetchone()[0] for k in keys)
+
+    def take(self, keys: list[str]) -> None:
+        """Wait for the keys, in the order given (sorted by the caller)."""
+        for key in keys:
+            self._conn.execute("select pg_advisory_lock(%s)", [lake.lock_key(key)])
+
+    def release_all(self) -> None:
+        self._conn.execute("select pg_advisory_unlock_all()")
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def identity_keys(path: str, sha256: str, hcibench_case: str | None) -> list[str]:
+    """The lock names of a file's two identities, sorted (the one order every loader uses)."""
+    return sorted([f"raw-path:{path}", f"raw-content:{sha256}:{hcibench_case or ''}"])
+
+
+# Ids below this belong to warehouse files migrated into the lake (`ingest migrate` refuses a
+# file with larger ids), so a lake load can never draw one of theirs.
+MIGRATED_ID_CEILING = 2**32
+
+
+def _new_lake_id() -> int:
+    """A `raw.source_files` id for the lake: random in [2^32, 2^63). Loaders on other machines
+    share no counter and DuckLake has no sequence; a random 63-bit id needs no coordination,
+    and a million files collide with odds of about 5e-8 (n^2 / 2^64)."""
+    return MIGRATED_ID_CEILING + secrets.randbelow(2**63 - MIGRATED_ID_CEILING)
+
+
 class RawWriter:
-    """The DuckDB file, opened for writing with the raw schema in place."""
+    """The warehouse (a DuckDB file or a lake), opened for writing with the raw schema."""
 
     def __init__(
-        self, db_path: Path, *, lock_timeout_s: float = warehouse.WRITER_CONNECT_TIMEOUT_S
+        self,
+        where: Path | Target,
+        *,
+        lock_timeout_s: float = warehouse.WRITER_CONNECT_TIMEOUT_S,
     ) -> None:
-        self.db_path = db_path
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        self.con = warehouse.connect(db_path, timeout_s=lock_timeout_s)
+        self.target = where if isinstance(where, Target) else Target(file=where)
+        self._locks: _IdentityLocks | None = None
+        if self.target.is_lake:
+            # Two first ATTACHes of a new lake at once both create DuckLake's catalog tables
+            # and one fails (PostgreSQL: duplicate key in pg_type): loaders attach in turn.
+            with lake.advisory_lock(self.target, "ducklake-attach"):
+                self.con = lake.connect(self.target)
+            self._locks = _IdentityLocks(self.target, warehouse.DEFAULT_WRITER_LOCK_TIMEOUT_S)
+        else:
+            db_path = self.target.file or warehouse.main_path()
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+            self.con = warehouse.connect(db_path, timeout_s=lock_timeout_s)
         self.batch_files = _batch_files()
         self.batch_rows = BATCH_ROWS
         self._staged: list[_StagedFile] = []
         self._staged_rows = 0
         self._staged_bytes = 0
-        ensure_schema(self.con)
+        self._prefetched: _Prefetch | None = None
+        ensure_schema(self.con, in_lake=self.target.is_lake)
         self._table_names = list(raw_tables())
 
     def close(self) -> None:
@@ -103,6 +201,23 @@ class RawWriter:
             self.flush()
         finally:
             self.con.close()
+            if self._locks is not None:
+                self._locks.close()
+
+    def claim(self, path: str, sha256: str, hcibench_case: str | None) -> None:
+        """Before a file's checks (`find_same_content`, `find_by_path`): read what is stored
+        under its identity, once for both. Team mode: first hold the file's identity keys
+        until its batch is committed, so the checks and the write see no other loader's
+        file; a key another loader holds: commit what is staged (releasing every key held),
+        then wait. The file mode has one writer at a time (`warehouse.writer_lock`)."""
+        if self._locks is not None:
+            keys = identity_keys(path, sha256, hcibench_case)
+            if not self._locks.try_take(keys):
+                self.flush()
+                self._locks.take(keys)
+        self._prefetched = None
+        rows = self._stored(path=path, sha256=sha256, hcibench_case=hcibench_case)
+        self._prefetched = _Prefetch(path, sha256, hcibench_case, rows)
 
     def find_same_content(self, sha256: str, hcibench_case: str | None) -> list[EarlierLoad]:
         """Earlier loads of these bytes in the same context, stored or staged.
@@ -110,25 +225,40 @@ class RawWriter:
         The context is the HCIBench test case: every case folder holds its own
         byte-identical copy of `vsan.cfg` (and often `hcibench.cfg`), and each copy
         describes its own case, so it is loaded once per case."""
-        stored = self.con.execute(
-            "select source_file_id, path, labels_json, parser_version "
-            "from raw.source_files where sha256 = ? and hcibench_case is not distinct from ?",
-            [sha256, hcibench_case],
-        ).fetchall()
+        stored = [
+            EarlierLoad(*row[:4])
+            for row in self._stored(sha256=sha256, hcibench_case=hcibench_case)
+            if (row[4], row[5]) == (sha256, hcibench_case)
+        ]
         staged = [
             f.as_earlier_load()
             for f in self._staged
             if f.source_row["sha256"] == sha256 and f.source_row["hcibench_case"] == hcibench_case
         ]
-        return [EarlierLoad(*row) for row in stored] + staged
+        return stored + staged
 
     def find_by_path(self, path: str) -> list[int | None]:
-        rows = self.con.execute(
-            "select source_file_id from raw.source_files where path = ?", [path]
-        ).fetchall()
-        return [r[0] for r in rows] + [
-            f.new_id for f in self._staged if f.source_row["path"] == path
-        ]
+        stored = [row[0] for row in self._stored(path=path) if row[1] == path]
+        return stored + [f.new_id for f in self._staged if f.source_row["path"] == path]
+
+    def _stored(
+        self,
+        *,
+        path: str | None = None,
+        sha256: str | None = None,
+        hcibench_case: str | None = None,
+    ) -> list[tuple]:
+        """`raw.source_files` rows at `path` or with these bytes in this case: the claimed
+        file's, read once by `claim` (a lake query costs a snapshot look-up in PostgreSQL, so
+        the two checks of a file share one), else read now."""
+        pre = self._prefetched
+        if (
+            pre is not None
+            and path in (None, pre.path)
+            and (sha256 is None or (sha256, hcibench_case) == (pre.sha256, pre.hcibench_case))
+        ):
+            return pre.rows
+        return self.con.execute(_IDENTITY_SQL, [sha256, hcibench_case, path]).fetchall()
 
     def stage(
         self,
@@ -140,6 +270,7 @@ class RawWriter:
         outcome: Outcome,
     ) -> None:
         """Queue one parsed file (replacing `old_ids`) for the next write."""
+        self._prefetched = None  # the file's identity now has rows staged, then stored
         arrays = arrow_tables(parsed, module)
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
         self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome))
@@ -156,8 +287,14 @@ class RawWriter:
         """Write every staged file in one transaction; on a database error,
         retry them one by one so one bad file cannot sink the others."""
         staged, self._staged, self._staged_rows, self._staged_bytes = self._staged, [], 0, 0
-        if not staged:
-            return
+        try:
+            if staged:
+                self._write_all_or_each(staged)
+        finally:
+            if self._locks is not None:  # the batch is committed (or rejected): let others in
+                self._locks.release_all()
+
+    def _write_all_or_each(self, staged: list[_StagedFile]) -> None:
         try:
             self._write(staged)
         except Exception as exc:  # any failure, not only the database's: no file claims rows
@@ -171,26 +308,35 @@ class RawWriter:
                     _mark_unstored(one, one_exc)
 
     def _write(self, staged: list[_StagedFile]) -> None:
-        con = self.con
-        con.begin()
-        try:
-            # Ids are drawn inside the transaction, so a killed load never
-            # leaves a used id behind that a re-run would draw again.
-            for f in staged:
-                (f.new_id,) = con.execute("select nextval('raw.source_file_seq')").fetchone()
-            self._delete(sorted({old for f in staged for old in f.old_ids}))
-            for name, batch in _rows_by_table(staged).items():
-                self._insert(f"raw.{name}", batch)
-            files = pa.Table.from_pylist(
-                [{"source_file_id": f.new_id, **f.source_row} for f in staged]
-            )
-            self._insert("raw.source_files", files)
-            warehouse.kill_point("before_commit")
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+        if self.target.is_lake:  # a commit conflict re-runs the whole transaction
+            lake.run_with_retry(lambda: self._write_once(staged))
+        else:
+            self._write_once(staged)
+
+    def _new_id(self) -> int:
+        if self.target.is_lake:
+            return _new_lake_id()
+        (new_id,) = self.con.execute("select nextval('raw.source_file_seq')").fetchone()
+        return int(new_id)
+
+    def _write_once(self, staged: list[_StagedFile]) -> None:
+        in_transaction(self.con, lambda: self._stage_rows(staged))
         warehouse.kill_point("after_commit")
+
+    def _stage_rows(self, staged: list[_StagedFile]) -> None:
+        """Inside the transaction: ids, the replaced files' deletes, every row, the label."""
+        # Ids are drawn inside the transaction, so a killed load never
+        # leaves a used id behind that a re-run would draw again.
+        for f in staged:
+            f.new_id = self._new_id()
+        self._delete(sorted({old for f in staged for old in f.old_ids}))
+        for name, batch in _rows_by_table(staged).items():
+            self._insert(f"raw.{name}", batch)
+        files = pa.Table.from_pylist([{"source_file_id": f.new_id, **f.source_row} for f in staged])
+        self._insert("raw.source_files", files)
+        if self.target.is_lake:
+            _label_snapshot(self.con, staged)
+        warehouse.kill_point("before_commit")
 
     def _delete(self, old_ids: list[int]) -> None:
         """Remove the rows of replaced files (earlier versions, older parsers, other labels)."""
@@ -222,5 +368,23 @@ def _rows_by_table(staged: list[_StagedFile]) -> dict[str, pa.Table]:
     }
 
 
+def _label_snapshot(con: duckdb.DuckDBPyConnection, staged: list[_StagedFile]) -> None:
+    """Name the files this commit holds in its snapshot (`lake.snapshots()`): author
+    `ingest load`, message `<n> files`, extra info a JSON list of path, sha256 and id."""
+    files = [
+        {"path": f.source_row["path"], "sha256": f.source_row["sha256"], "source_file_id": f.new_id}
+        for f in staged
+    ]
+    con.execute(
+        f"call {lake.LAKE_ALIAS}.set_commit_message('ingest load', ?, extra_info => ?)",
+        [f"{len(staged)} files", json.dumps({"files": files})],
+    )
+
+
+# DuckLake quotes the whole catalog statement that failed, rows of the file included.
+_QUOTED_SQL = re.compile(r'(Failed to execute query )".*?"(: ERROR)', re.DOTALL)
+
+
 def _mark_unstored(staged: _StagedFile, exc: Exception) -> None:
-    staged.outcome.reject("warehouse", f"parsed, but could not be stored: {exc}")
+    reason = _QUOTED_SQL.sub(r"\1(statement left out)\2", str(exc))
+    staged.outcome.reject("warehouse", f"parsed, but could not be stored: {reason}")

@@ -6,6 +6,8 @@
 #   bash scripts/main.sh              # ... and open the dashboard on :8501
 #   bash scripts/main.sh --no-serve   # stop after validate+publish (CI, cron);
 #                                     # exit 1 when validation failed
+# Team mode: the same job into a DuckLake when PERF_WAREHOUSE=ducklake:postgres:... and
+# PERF_LAKE_DATA_PATH are set (scripts/lake_postgres.sh starts a local PostgreSQL for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 serve=1
@@ -18,6 +20,7 @@ SHARED=${PERF_SHARED_DIR:-$(cd .. && pwd)/shared}
 mkdir -p "$(dirname "$PERF_DUCKDB_PATH")"
 . .venv/bin/activate
 
+echo "== warehouse: ${PERF_WAREHOUSE:-$PERF_DUCKDB_PATH}" | sed -E 's/(password=)[^ ]+/\1***/I'
 REFERENCE=${PERF_REFERENCE_DIR:-$PWD/data/reference}
 if [ ! -f "$REFERENCE/run.yaml" ]; then
     echo "== reference dataset: the five source studies, reconstructed into $REFERENCE"

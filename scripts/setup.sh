@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up on a fresh machine: Debian packages (fio for tests that
-# generate real fio output, chromium for the browser test), a virtualenv in
+# generate real fio output, chromium for the browser test, postgresql for the
+# team-mode tests), a virtualenv in
 # .venv and the pinned Python requirements. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +9,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v fio >/dev/null 2>&1 || need_apt+=(fio)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# PostgreSQL for team mode's tests (a throw-away cluster per test session, see tests/lake).
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         echo "setup: installing Debian packages: ${need_apt[*]}"

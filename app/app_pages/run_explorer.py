@@ -112,13 +112,14 @@ selected = results.filter(pl.col("result_id") == result_id)
 row = selected.row(0, named=True)
 ui.reconstructed_note(selected)
 
-cols = st.columns(4)
-cols[0].metric("IOPS", ui.fmt(row["iops"], ",.0f"))
-cols[1].metric("Throughput (MB/s)", ui.fmt(row["throughput_mb_s"], ",.1f"))
-cols[2].metric("Average latency (ms)", ui.fmt(row["avg_latency_ms"], ".3f"))
-cols[3].metric(
-    "Host CPU (%)",
-    ui.fmt(row["cpu_util_pct"], ".1f"),
+ui.metric_row(
+    row,
+    [
+        ("IOPS", "iops", ",.0f"),
+        ("Throughput (MB/s)", "throughput_mb_s", ",.1f"),
+        ("Average latency (ms)", "avg_latency_ms", ".3f"),
+        ("Host CPU (%)", "cpu_util_pct", ".1f"),
+    ],
     help="Source: " + CPU_SOURCES.get(row["cpu_util_source"], "none (no host CPU figure)"),
 )
 ui.plot(charts.latency_figures(row, title="Latency figures"), "run_latency")
@@ -272,13 +273,14 @@ if spread is not None and not spread.is_empty():
     if outputs is None:
         st.subheader("Per-host spread")
     s = spread.row(0, named=True)
-    cols = st.columns(4)
-    cols[0].metric("IOPS per node", ui.fmt(s["iops_per_node"], ",.0f"))
-    cols[1].metric("Busiest host IOPS", ui.fmt(s["host_iops_max"], ",.0f"))
-    cols[2].metric("Quietest host IOPS", ui.fmt(s["host_iops_min"], ",.0f"))
-    cols[3].metric(
-        "Host imbalance",
-        ui.fmt(s["host_imbalance_pct"], ".1f", "%"),
+    ui.metric_row(
+        s,
+        [
+            ("IOPS per node", "iops_per_node", ",.0f"),
+            ("Busiest host IOPS", "host_iops_max", ",.0f"),
+            ("Quietest host IOPS", "host_iops_min", ",.0f"),
+            ("Host imbalance", "host_imbalance_pct", ".1f", "%"),
+        ],
         help="100 × (busiest host − mean host) / mean host; "
         + f"source: {s['host_iops_source'] or charts.MISSING}",
     )

@@ -78,15 +78,20 @@ def lenovo() -> None:
     )
 
 
+def sweep_section(heading: str, testbed: str, axis: str, x: str, title: str) -> pl.DataFrame:
+    """A subheading and one sweep's IOPS-and-latency lines along `axis`; the points drawn."""
+    st.subheader(heading)
+    points = with_workload(sweep(testbed, axis))
+    name = f"study_{testbed}_{axis}"
+    show(study_charts.sweep_lines(points, x=x, title=title), name, points, title)
+    return points
+
+
 def samsung() -> None:
-    st.subheader("VM-count scaling")
-    vms = with_workload(sweep(SAMSUNG, "vms_per_host"))
-    show(
-        study_charts.sweep_lines(vms, x="vm_count", title="Samsung: IOPS and latency by VM count"),
-        "study_samsung_vms",
-        vms,
-        "Samsung VM-count sweeps",
-    )
+    vms = sweep_section(
+        "VM-count scaling", SAMSUNG, "vms_per_host", "vm_count",
+        "Samsung: IOPS and latency by VM count",
+    )  # fmt: skip
     knee_note(vms)
     st.subheader("Block size")
     sizes = with_workload(sweep(SAMSUNG, "block_size_bytes"), "vm_count", axis="block_size_bytes")
@@ -165,14 +170,10 @@ def sfd7_per_node(hosts: pl.DataFrame) -> None:
 
 
 def sfd7() -> None:
-    st.subheader("8 → 64 hosts (hybrid)")
-    hosts = with_workload(sweep(SFD7_HYBRID, "nodes"))
-    show(
-        study_charts.sweep_lines(hosts, x="nodes", title="SFD7 hybrid: IOPS and latency by hosts"),
-        "study_sfd7_hosts",
-        hosts,
-        "SFD7 host-count sweeps",
-    )
+    hosts = sweep_section(
+        "8 → 64 hosts (hybrid)", SFD7_HYBRID, "nodes", "nodes",
+        "SFD7 hybrid: IOPS and latency by hosts",
+    )  # fmt: skip
     sfd7_per_node(hosts)
     st.subheader("1 vs 2 disk groups")
     groups = sweep((SFD7_HYBRID, SFD7_ALLFLASH), "disk_groups")

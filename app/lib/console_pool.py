@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from app.lib.console_worker import Outcome, Request
+from warehouse.readers import is_lake_name
 
 # Fresh workers kept started ahead, and the most idle workers kept (about 90 MB each): the
 # spares plus one that answered and is reused.
@@ -29,7 +30,10 @@ MAX_IDLE = SPARES + 1
 MAX_USES = 25
 _REPO = Path(__file__).resolve().parents[2]
 _LOCK = threading.Lock()
-_idle: list[tuple[subprocess.Popen[str], int]] = []  # (worker, queries served), warmest first
+# (worker, queries served, serves a lake), warmest first. A worker sets its memory cap at its
+# first request, after mapping the lake's extensions (~850 MB of address space) only if that
+# request is for a lake: a worker of the other kind would abort on its first lake query.
+_idle: list[tuple[subprocess.Popen[str], int, bool]] = []
 
 
 class NoAnswer(RuntimeError):
@@ -52,20 +56,23 @@ def _spawn() -> subprocess.Popen[str]:
     )
 
 
-def _take() -> tuple[subprocess.Popen[str], int]:
-    """The warmest idle worker (a new one if none), and spares topped up behind it."""
+def _take(lake: bool) -> tuple[subprocess.Popen[str], int]:
+    """The warmest idle worker of the kind (a new one if none), and spares topped up."""
     with _LOCK:
-        _idle[:] = [(w, uses) for w, uses in _idle if w.poll() is None]
-        taken = _idle.pop(0) if _idle else (_spawn(), 0)
+        stale = [w for w, _, kind in _idle if kind != lake]
+        _idle[:] = [e for e in _idle if e[0].poll() is None and e[2] == lake]
+        taken = _idle.pop(0)[:2] if _idle else (_spawn(), 0)
         while len(_idle) < SPARES:
-            _idle.append((_spawn(), 0))
+            _idle.append((_spawn(), 0, lake))
+    for worker in stale:  # the dashboard switched modes: the other kind will not be asked
+        _close(worker)
     return taken
 
 
-def _give_back(worker: subprocess.Popen[str], uses: int) -> None:
+def _give_back(worker: subprocess.Popen[str], uses: int, lake: bool) -> None:
     with _LOCK:
         if uses < MAX_USES and len(_idle) < MAX_IDLE:
-            _idle.insert(0, (worker, uses))  # it has imported everything: use it first
+            _idle.insert(0, (worker, uses, lake))  # it has imported everything: use it first
             return
     _close(worker)
 
@@ -86,7 +93,7 @@ def _kill(worker: subprocess.Popen[str]) -> None:
 def shutdown() -> None:
     """End the idle workers (tests, and a server that stops serving the console)."""
     with _LOCK:
-        idle = [w for w, _ in _idle]
+        idle = [w for w, _, _ in _idle]
         _idle.clear()
     for worker in idle:
         _close(worker)
@@ -94,7 +101,8 @@ def shutdown() -> None:
 
 def run(request: Request, timeout_s: float) -> Outcome:
     """`request` answered by a worker; TimedOut (worker killed) or NoAnswer otherwise."""
-    worker, uses = _take()
+    lake = is_lake_name(request.path)
+    worker, uses = _take(lake)
     try:
         assert worker.stdin is not None and worker.stdout is not None
         worker.stdin.write(json.dumps(asdict(request)) + "\n")
@@ -116,7 +124,7 @@ def run(request: Request, timeout_s: float) -> Outcome:
     # its allocator holding memory that the next query's cap would count. (A first query
     # maps about 200 MB of DuckDB threads and arenas: 3/4 would retire every worker.)
     if outcome.ok and outcome.headroom_bytes >= request.memory_bytes // 2:
-        _give_back(worker, uses + 1)
+        _give_back(worker, uses + 1, lake)
     else:
         _close(worker)
     return outcome

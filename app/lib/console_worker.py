@@ -13,7 +13,8 @@ the process at the time limit. This process caps itself before it touches the qu
   server never receives more than that.
 
 The capped result goes to the Arrow IPC file named in the request; one JSON line on stdout
-says what was cut, or what went wrong.
+says what was cut, or what went wrong. The request names the warehouse: a file, or in team mode
+the lake and its data folder, read as of the published snapshot (warehouse.readers).
 """
 
 from __future__ import annotations
@@ -30,31 +31,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.ipc
 
-from warehouse import WarehouseUnavailable, connect
+from warehouse import WarehouseUnavailable, lake, readers
+from warehouse.readers import LOCKED_CONFIG, locked_connection
+
+__all__ = ["LOCKED_CONFIG", "Outcome", "Request", "locked_connection", "main", "serve"]
 
 # Rows per Arrow batch: small, so that one batch of wide rows (lists, long text) stays far
 # below the memory cap and the byte cap cuts close to its limit.
 BATCH_ROWS = 128
 NICENESS = 10
-LOCKED_CONFIG: dict[str, object] = {
-    "enable_external_access": False,
-    "autoload_known_extensions": False,
-    "autoinstall_known_extensions": False,
-    "allow_community_extensions": False,
-    "allow_unsigned_extensions": False,
-    "allow_persistent_secrets": False,
-    "threads": 1,
-    "max_memory": "256MB",
-    # Last: once locked, no SET/RESET/PRAGMA can change the options above.
-    "lock_configuration": True,
-}
-# What the console's in-memory database starts with; the last two options of LOCKED_CONFIG are
-# set after the warehouse is attached (see locked_connection).
-ATTACH_CONFIG = {
-    k: v
-    for k, v in LOCKED_CONFIG.items()
-    if k not in ("enable_external_access", "lock_configuration")
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +51,9 @@ class Request:
     max_bytes: int
     max_cell_chars: int
     memory_bytes: int
+    # Team mode: `path` is the lake's full `ducklake:postgres:<conninfo>` (a pipe to our own
+    # child, never printed) and this its data folder, so a worker needs no environment.
+    data_path: str = ""
 
 
 @dataclass(slots=True)
@@ -80,30 +68,6 @@ class Outcome:
     cut_columns: list[str] = field(default_factory=list)  # columns with cells cut short
     headroom_bytes: int = 0  # address space left under the cap after the query
     pid: int = 0  # the worker that answered (reused while healthy)
-
-
-def locked_connection(path: str | Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory database with the warehouse ATTACHed read-only, then locked down.
-
-    Not `duckdb.connect(path, config=LOCKED_CONFIG)`: DuckDB keeps one database instance per
-    file and process, and refuses a second connection with a different configuration, so an
-    attached database (a separate instance) keeps the console independent of other readers.
-    External access is switched off and the configuration locked only after the ATTACH, which
-    needs file access.
-    """
-    # Reuse the main connect's checks (missing file, a writer's lock) and messages.
-    connect(path, read_only=True).close()
-    con = duckdb.connect(":memory:", config=ATTACH_CONFIG)
-    try:
-        # ATTACH takes no bound parameters; the path is our own setting, quoted as a literal.
-        con.execute("attach '" + str(path).replace("'", "''") + "' as warehouse (read_only)")
-        con.execute("use warehouse")
-        con.execute("set enable_external_access = false")
-        con.execute("set lock_configuration = true")
-    except duckdb.Error as exc:
-        con.close()
-        raise WarehouseUnavailable(f"Cannot open {path}: {exc}") from exc
-    return con
 
 
 def _vm_size_bytes() -> int:
@@ -178,8 +142,14 @@ def fetch_capped(
     return outcome
 
 
+def _where(request: Request) -> str | lake.Target:
+    if request.data_path and readers.is_lake_name(request.path):
+        return lake.target(request.path, request.data_path)
+    return request.path
+
+
 def run(request: Request) -> Outcome:
-    con = locked_connection(request.path)
+    con = locked_connection(_where(request))
     try:
         # LIMIT on the lazy relation: rows past max_rows + 1 are never computed.
         relation = con.sql(request.statement).limit(request.max_rows + 1)
@@ -204,6 +174,20 @@ def serve(request: Request) -> Outcome:
         return Outcome(ok=False, error=f"{type(exc).__name__}: {exc}", error_kind="refused")
 
 
+def _map_lake_extensions(path: str) -> None:
+    """Team mode: load the DuckLake and PostgreSQL extensions before the cap is set. Loading
+    them maps about 850 MB of address space (libraries and reservations, barely touched) once
+    per process; counted under the cap, it would leave a query nothing."""
+    if not readers.is_lake_name(path):
+        return
+    try:
+        con = duckdb.connect(":memory:", config=lake.duckdb_config())
+        con.execute("load ducklake; load postgres_scanner")
+        con.close()
+    except (lake.LakeError, duckdb.Error):
+        pass  # the query's own attach reports what is wrong
+
+
 def main() -> int:
     """Answer requests, one JSON line each, until EOF (the server closed the pipe)."""
     limit = 0
@@ -212,6 +196,7 @@ def main() -> int:
             break
         request = Request(**json.loads(line))
         if not limit:  # once: the caps are on the whole process, for every query it serves
+            _map_lake_extensions(request.path)
             limit = limit_memory(request.memory_bytes)
             # Queries yield the CPU to the server and to spare workers still starting up.
             os.nice(NICENESS)

@@ -11,15 +11,24 @@ millisecond). This blocks no writer: loads and builds write the main file, and a
 writes a new file and renames it over the snapshot, which gives the snapshot a new identity
 (inode, change time), so the next read attaches the new version. The main file itself is
 never kept open (a writer needs it).
+
+Team mode (PERF_WAREHOUSE=ducklake:postgres:...): the path the pages pass is the lake's reading
+name (warehouse.readers.reading_name, password redacted). The published snapshot is attached
+read-only once (`_kept_lake`) and every read takes a cursor on it; whether a newer publication
+exists is asked at most every `LAKE_CHECK_S` seconds (a page makes thirty reads), and a new one
+is attached and served from then on. Before the first publish the reads see the latest
+snapshot, as file mode reads the main file until then.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +40,9 @@ from warehouse import (
     ServingStatus,
     ValidationReport,
     WarehouseUnavailable,
+    lake,
     main_path,
-    reading_path,
+    readers,
     serving_path,
     status,
 )
@@ -64,6 +74,30 @@ _kept: dict[Path, tuple[tuple[int, int], duckdb.DuckDBPyConnection, str]] = {}
 # sessions may still be reading from.
 _retired: deque[duckdb.DuckDBPyConnection] = deque(maxlen=4)
 _kept_lock = threading.Lock()
+# How often the lake is asked for a newer publication (seconds).
+LAKE_CHECK_S = 3.0
+
+
+@dataclass(slots=True)
+class _LakeReader:
+    """One lake's kept connections: `latest` follows new commits (it answers "which snapshot
+    is published?" and serves reads before the first publish); `served` holds the published
+    snapshot attached."""
+
+    latest: duckdb.DuckDBPyConnection
+    served: duckdb.DuckDBPyConnection
+    snapshot: int | None  # the published snapshot `served` holds; None: nothing published
+    checked_at: float
+
+
+_lakes: dict[str, _LakeReader] = {}
+
+
+def reading_path(db: str | Path | None = None) -> str | Path:
+    """What the dashboard reads: the serving snapshot once published, else the main file; in
+    team mode the lake's printable name (warehouse.readers.reading_name)."""
+    name = readers.reading_name(db)
+    return name if readers.is_lake_name(name) else Path(name)
 
 
 def _attach(path: Path) -> tuple[duckdb.DuckDBPyConnection, str]:
@@ -74,7 +108,7 @@ def _attach(path: Path) -> tuple[duckdb.DuckDBPyConnection, str]:
     DuckDB gives the file when it opens it directly (ATTACH without AS): dbt's views name
     their catalog (`"warehouse".staging....`), and the snapshot keeps the main file's name.
     """
-    con = duckdb.connect()
+    con = duckdb.connect(config=warehouse.DUCKDB_CONFIG)
     literal = str(path).replace("'", "''")
     con.execute(f"ATTACH '{literal}' (READ_ONLY)")
     (name,) = con.execute(
@@ -107,10 +141,66 @@ def _kept_connection(path: Path) -> tuple[duckdb.DuckDBPyConnection, str] | None
         return con, name
 
 
+def _refresh(reader: _LakeReader, tgt: lake.Target) -> None:
+    """Serve the newest publication if it changed since the last check."""
+    probe = reader.latest.cursor()
+    try:
+        published = lake.published_snapshot(probe)
+    finally:
+        probe.close()
+    reader.checked_at = time.monotonic()
+    if published == reader.snapshot:
+        return
+    served = reader.latest if published is None else lake.connect(tgt, snapshot=published)
+    if reader.served is not reader.latest:
+        _retired.append(reader.served)
+    reader.served, reader.snapshot = served, published
+
+
+def _kept_lake(where: str) -> duckdb.DuckDBPyConnection:
+    """The connection holding the lake's served snapshot (see the module docstring)."""
+    try:
+        tgt = readers.reader_target(where)
+    except lake.LakeError as exc:
+        raise WarehouseUnavailable(str(exc)) from exc
+    with _kept_lock:
+        reader = _lakes.get(tgt.uri)
+        try:
+            if reader is None:
+                latest = lake.connect(tgt, read_only=True)
+                reader = _LakeReader(latest, latest, None, 0.0)
+                _refresh(reader, tgt)
+                _lakes[tgt.uri] = reader
+            elif time.monotonic() - reader.checked_at >= LAKE_CHECK_S:
+                _refresh(reader, tgt)
+        except (lake.LakeError, duckdb.Error) as exc:
+            _lakes.pop(tgt.uri, None)  # the next read connects afresh
+            # PostgreSQL's own message may quote the conninfo: never show its password.
+            raise WarehouseUnavailable(
+                f"The team warehouse {tgt.describe()} cannot be read: {lake.redact(str(exc))}"
+            ) from exc
+        return reader.served
+
+
+def served_snapshot(where: str) -> int | None:
+    """The published snapshot the dashboard serves from the lake `where` (None: none yet)."""
+    _kept_lake(where)
+    reader = _lakes.get(readers.reader_target(where).uri)
+    return None if reader is None else reader.snapshot
+
+
 @contextmanager
 def read_only(path: str | Path, **kwargs: Any) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-only connection for one block: a cursor on the kept snapshot connection, else
-    a short-lived connection (warehouse.read_only)."""
+    """A read-only connection for one block: a cursor on the kept snapshot connection (the
+    lake's, in team mode), else a short-lived connection (warehouse.read_only)."""
+    if readers.is_lake_name(path):
+        cursor = _kept_lake(str(path)).cursor()
+        try:
+            cursor.execute(f"USE {lake.LAKE_ALIAS}")
+            yield cursor
+        finally:
+            cursor.close()
+        return
     kept = _kept_connection(Path(path))
     if kept is None:
         with warehouse.read_only(path, **kwargs) as con:
@@ -141,5 +231,36 @@ def marts_columns(path: str | Path) -> dict[str, list[str]]:
 
 def serving_status() -> ServingStatus:
     """What the dashboard serves against the main file (file times and side files only: the
-    main file is never opened, so a running writer does not slow a page view)."""
+    main file is never opened, so a running writer does not slow a page view). In team mode:
+    the published snapshot against the lake's newest data (`_lake_status`)."""
+    name = readers.reading_name()
+    if readers.is_lake_name(name):
+        return _lake_status(name)
     return status(main_path())
+
+
+# Team mode: the lake's serving status, kept `LAKE_CHECK_S` (target uri -> (when, status)).
+_lake_statuses: dict[str, tuple[float, ServingStatus]] = {}
+
+
+def _lake_status(name: str) -> ServingStatus:
+    """warehouse.serving_lake.status (snapshot times for file times, the lake's validation
+    history), asked at most every LAKE_CHECK_S seconds like the served snapshot. When the lake
+    cannot be asked, an empty status: the page's first read then says what is wrong."""
+    from warehouse import serving_lake
+
+    try:
+        tgt = readers.reader_target(name)
+        held = _lake_statuses.get(tgt.uri)
+        if held is not None and time.monotonic() - held[0] < LAKE_CHECK_S:
+            return held[1]
+        found = serving_lake.status(tgt)
+    except (lake.LakeError, duckdb.Error):
+        return ServingStatus(Path(name), None, None, None, False, None)
+    _lake_statuses[tgt.uri] = (time.monotonic(), found)
+    reader = _lakes.get(tgt.uri)
+    if reader is not None:
+        # The next read asks again too: the pages' cache is cleared when this status names a
+        # new snapshot (ui.forget_old_snapshot), so the reads must not lag behind it.
+        reader.checked_at = 0.0
+    return found

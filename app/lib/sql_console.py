@@ -15,7 +15,6 @@ Defence in depth, each layer enough on its own for most attacks:
 
 from __future__ import annotations
 
-import json
 import tempfile
 import threading
 import time
@@ -29,8 +28,10 @@ import pyarrow.ipc
 from app.lib import console_pool
 from app.lib.console_pool import MAX_IDLE, SPARES, shutdown
 from app.lib.console_worker import LOCKED_CONFIG, Outcome, Request, locked_connection
-from app.lib.sql_policy import QueryRejected, validate
-from warehouse import WarehouseUnavailable
+from warehouse import WarehouseUnavailable, readers
+from warehouse.lake import LakeError
+from warehouse.readers import csv_text
+from warehouse.sql_policy import QueryRejected, validate
 
 __all__ = [
     "LOCKED_CONFIG",
@@ -127,9 +128,10 @@ def run_query(
     try:
         with tempfile.TemporaryDirectory(prefix="sql-console-") as tmp:
             out_path = Path(tmp) / "result.arrow"
+            where, data_path = _warehouse(path)
             request = Request(
-                str(path), statement, str(out_path), max_rows, max_bytes, max_cell_chars,
-                CHILD_MEMORY_BYTES,
+                where, statement, str(out_path), max_rows, max_bytes, max_cell_chars,
+                CHILD_MEMORY_BYTES, data_path,
             )  # fmt: skip
             remaining = max(timeout_s - (time.monotonic() - started), 0.1)
             outcome = _run_child(request, remaining, timeout_s)
@@ -148,6 +150,18 @@ def run_query(
     )
 
 
+def _warehouse(path: str | Path) -> tuple[str, str]:
+    """The request's warehouse: a file's path; in team mode the lake's full conninfo and its
+    data folder (the reading name hides the password; the worker needs the real one)."""
+    if not readers.is_lake_name(path):
+        return str(path), ""
+    try:
+        tgt = readers.reader_target(path)
+    except LakeError as exc:
+        raise WarehouseUnavailable(str(exc)) from exc
+    return tgt.uri, tgt.data_path or ""
+
+
 def _raise_for(outcome: Outcome) -> None:
     if outcome.error_kind == "unavailable":
         raise WarehouseUnavailable(outcome.error)
@@ -163,9 +177,4 @@ def _raise_for(outcome: Outcome) -> None:
 
 def to_csv(frame: pl.DataFrame) -> bytes:
     """The frame as CSV; lists, arrays and structs (CSV has no nesting) as JSON text."""
-    nested = [name for name, kind in frame.schema.items() if kind.is_nested()]
-    flat = frame.with_columns(
-        pl.Series(name, [json.dumps(v, default=str) for v in frame[name].to_list()], pl.String)
-        for name in nested
-    )
-    return flat.write_csv().encode("utf-8")
+    return csv_text(frame).encode("utf-8")

@@ -83,6 +83,16 @@ def fmt(value: object, spec: str = ",.2f", suffix: str = "") -> str:
     return f"{value:{spec}}{suffix}"
 
 
+def metric_row(row: dict[str, Any], metrics: list[tuple[str, ...]], help: str = "") -> None:
+    """One st.metric per (label, column, format spec[, suffix]) of `row`, side by side; `help`
+    goes on the last one (where the figures' source is explained)."""
+    columns = st.columns(len(metrics))
+    for i, (column, (label, key, spec, *suffix)) in enumerate(zip(columns, metrics, strict=True)):
+        last = i == len(metrics) - 1
+        value = fmt(row[key], spec, *suffix)
+        column.metric(label, value, help=(help or None) if last else None)
+
+
 def no_data(what: str, hint: str = "") -> None:
     st.info(f"No {what} in the warehouse for the current filters. {hint}".strip())
 

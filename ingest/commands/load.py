@@ -1,4 +1,4 @@
-"""`python -m ingest load PATH... [--label K=V ...] [--db FILE] [--quiet]`.
+"""`python -m ingest load PATH... [--label K=V ...] [--db FILE | --warehouse W] [--quiet]`.
 
 Checks the arguments, shows a progress bar while the load job runs (files are loaded while
 the PATH arguments are walked), then prints one line per note, skipped, no-result and rejected
@@ -24,6 +24,7 @@ from ingest.labels import LabelError, parse_label_args
 from ingest.load import load_items
 from ingest.outcomes import LoadSummary, Outcome, Status
 from ingest.walk import ARCHIVE_SEP, Member, Refused, Walk, valid_text
+from warehouse import lake
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
@@ -37,8 +38,10 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]error:[/] {exc}")
         return USAGE_ERROR
     walk = Walk(args.paths)
+    # A lake when PERF_WAREHOUSE (or --warehouse, copied there) says so, else the file.
+    tgt = lake.target(file_default=warehouse.main_path(args.db))
     summary = load_items(
-        warehouse.main_path(args.db),
+        tgt,
         _with_progress(walk, console, quiet=args.quiet),
         cli_labels=cli_labels,
         known_paths=walk.known_paths,

@@ -1,7 +1,7 @@
 """The dashboard keeps answering while loads and builds run, and writers never fail because
 of the dashboard or of each other.
 
-Design (warehouse.py): writers take the advisory lock `<db>.lock` and wait for each
+Design (warehouse/__init__.py): writers take the advisory lock `<db>.lock` and wait for each
 other; `ingest publish` validates and then publishes `<db stem>.serving.duckdb` by atomic
 rename; the dashboard (app/lib/db.py) only ever opens that snapshot read-only.
 """

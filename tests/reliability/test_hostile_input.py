@@ -121,6 +121,9 @@ def test_deep_nesting_is_a_clean_rejection(tmp_path: Path, name: str, data: byte
 class _NullWriter:
     """Enough of the raw writer for a file that never reaches the write."""
 
+    def claim(self, path: str, sha256: str, case: str | None) -> None:
+        pass
+
     def find_same_content(self, sha256: str, case: str | None) -> list:
         return []
 

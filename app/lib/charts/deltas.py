@@ -6,19 +6,7 @@ import plotly.graph_objects as go
 import polars as pl
 from plotly.subplots import make_subplots
 
-from app.lib.charts.common import (
-    MISSING,
-    PROFILE_ORDER,
-    TEMPLATE,
-    WORKING_SET_ORDER,
-    axis_title,
-    color,
-    empty_figure,
-    has_values,
-    is_missing,
-    ordered,
-    read_mix_label,
-)
+from app.lib.charts import common
 
 CONFIG_DELTA_METRICS = {
     "iops_delta_pct": "IOPS",
@@ -51,13 +39,13 @@ def profile_delta_heatmap(
     (more latency, fewer IOPS).
     """
     title = title or f"{metric.replace('_', ' ')} by profile and read mix"
-    if df.is_empty() or not has_values(df, metric):
-        return empty_figure(title)
+    if df.is_empty() or not common.has_values(df, metric):
+        return common.empty_figure(title)
     if "working_set" not in df.columns:
         df = df.with_columns(working_set=pl.lit(None, pl.String))
     df = df.with_columns(pl.col("working_set").fill_null("unspecified"))
-    working_sets = ordered(df["working_set"], WORKING_SET_ORDER)
-    profiles = ordered(df["profile"], PROFILE_ORDER)
+    working_sets = common.ordered(df["working_set"], common.WORKING_SET_ORDER)
+    profiles = common.ordered(df["profile"], common.PROFILE_ORDER)
     mixes = df["read_pct"].drop_nulls().unique().sort().to_list()
     # Latency up is bad and IOPS down is bad: keep "red = worse" for both.
     colorscale = "RdBu_r" if "latency" in metric else "RdBu"
@@ -69,10 +57,10 @@ def profile_delta_heatmap(
     )
     for col, ws in enumerate(working_sets, start=1):
         grid = _grid(df.filter(pl.col("working_set") == ws), metric, profiles, mixes)
-        text = [["" if is_missing(v) else f"{v:+.1f}%" for v in row] for row in grid]
+        text = [["" if common.is_missing(v) else f"{v:+.1f}%" for v in row] for row in grid]
         fig.add_trace(
             go.Heatmap(
-                x=[read_mix_label(m) for m in mixes],
+                x=[common.read_mix_label(m) for m in mixes],
                 y=profiles,
                 z=grid,
                 text=text,
@@ -86,11 +74,11 @@ def profile_delta_heatmap(
             row=1,
             col=col,
         )
-        fig.update_xaxes(title_text=axis_title("read_pct"), row=1, col=col)
+        fig.update_xaxes(title_text=common.axis_title("read_pct"), row=1, col=col)
     # baseline on top, then the profiles in the order they add data services
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(title_text="Profile (storage policy)", row=1, col=1)
-    fig.update_layout(template=TEMPLATE, title=title, height=420, hovermode="closest")
+    fig.update_layout(template=common.TEMPLATE, title=title, height=420, hovermode="closest")
     return fig
 
 
@@ -118,7 +106,7 @@ def _interval_pct(df: pl.DataFrame, metric: str) -> tuple[list, list] | None:
     plus, minus = [], []
     for row in df.iter_rows(named=True):
         lo, hi, b, mid = row[low], row[high], row[base], row[metric]
-        if any(is_missing(v) for v in (lo, hi, b, mid)) or b == 0:
+        if any(common.is_missing(v) for v in (lo, hi, b, mid)) or b == 0:
             plus.append(None)
             minus.append(None)
         else:
@@ -131,7 +119,7 @@ def _notes(df: pl.DataFrame) -> list[str]:
     """The significance note of every row ("no spread information" when the mart has none)."""
     if "significance_note" not in df.columns:
         return [NO_SPREAD] * df.height
-    return [NO_SPREAD if is_missing(n) else str(n) for n in df["significance_note"]]
+    return [NO_SPREAD if common.is_missing(n) else str(n) for n in df["significance_note"]]
 
 
 def config_delta_bars(
@@ -148,20 +136,20 @@ def config_delta_bars(
     the mart gives a 95 % interval of the difference it is an error bar (in % of the from
     value); the hover says "no spread information" where there is none.
     """
-    if df.is_empty() or not has_values(df, metric):
-        return empty_figure(title)
+    if df.is_empty() or not common.has_values(df, metric):
+        return common.empty_figure(title)
     if "pair" not in df.columns:
         df = df.with_columns(pair=pl.format("{} → {}", pl.col("from_value"), pl.col("to_value")))
     if df["pair"].is_duplicated().any():
         raise ValueError("two config_deltas rows share an x label: nothing may be added up")
     context = (
-        df[color_by].cast(pl.String).fill_null(MISSING)
+        df[color_by].cast(pl.String).fill_null(common.MISSING)
         if color_by in df.columns
         else pl.Series([""] * df.height, dtype=pl.String)
     )
     df = df.with_columns(_context=context, _note=pl.Series(_notes(df), dtype=pl.String))
     fig = go.Figure()
-    for i, group in enumerate(ordered(df["_context"], WORKING_SET_ORDER)):
+    for i, group in enumerate(common.ordered(df["_context"], common.WORKING_SET_ORDER)):
         part = df.filter(pl.col("_context") == group)
         bars = _interval_pct(part, metric)
         error_y = (
@@ -174,7 +162,7 @@ def config_delta_bars(
                 x=part["pair"].to_list(),
                 y=part[metric].to_list(),
                 name=f"{color_by.replace('_', ' ')}: {group}" if group else "comparison",
-                marker_color=color(i),
+                marker_color=common.color(i),
                 error_y=error_y,
                 customdata=part["_note"].to_list(),
                 showlegend=True,  # even a single colour says what it stands for
@@ -182,7 +170,7 @@ def config_delta_bars(
             )
         )
     fig.update_layout(
-        template=TEMPLATE,
+        template=common.TEMPLATE,
         title=title,
         barmode="group",
         xaxis_title="Comparison (from → to, context)",

@@ -128,29 +128,21 @@ def sweep_lines(
     for i, name in enumerate(names):
         part = points.filter(pl.col(series) == name).sort(x)
         _check_unique(part, x, name)
-        fig.add_trace(
-            go.Scatter(
-                x=part[x].to_list(),
-                y=part[y].to_list(),
-                name=f"{name}: {axis_title(y).split(' (')[0]}",
-                mode="lines+markers",
-                line={"color": color(i)},
-                customdata=_ids(part),
-            ),
-            secondary_y=False,
-        )
-        if y2 is not None and has_values(part, y2):
+        # y solid on the left axis; y2 (where the series has it) dashed on the right
+        for column, right in ((y, False), (y2, True)):
+            if right and (y2 is None or not has_values(part, y2)):
+                continue
             fig.add_trace(
                 go.Scatter(
                     x=part[x].to_list(),
-                    y=part[y2].to_list(),
-                    name=f"{name}: {axis_title(y2).split(' (')[0]}",
+                    y=part[column].to_list(),
+                    name=f"{name}: {axis_title(column).split(' (')[0]}",
                     mode="lines+markers",
-                    line={"color": color(i), "dash": "dash"},
-                    marker={"symbol": "diamond"},
+                    line={"color": color(i), **({"dash": "dash"} if right else {})},
+                    marker={"symbol": "diamond"} if right else None,
                     customdata=_ids(part),
                 ),
-                secondary_y=True,
+                secondary_y=right,
             )
     xs = sorted(points[x].drop_nulls().unique().to_list())
     xaxis = _x_axis(x, xs)

@@ -9,17 +9,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ingest.parsers._common import unterminated_last_line
+from ingest.parsers.fio import records as fio_records
 from ingest.parsers.fio.normal import job_definitions, workload_options
-from ingest.parsers.fio.records import (
-    NO_HOST_OR_TIMES,
-    FioDiskUtil,
-    FioJob,
-    FioJobDirection,
-    FioLatencyPercentile,
-    FioRun,
-    cpu_columns,
-    spread_columns,
-)
 from ingest.parsers.fio.text import first_text_line, job_state
 from ingest.parsers.fio.workload import Workload, group_keys, int_option, workload_of
 from ingest.records import Parsed, ParseError, SourceFile
@@ -100,7 +91,9 @@ def _split_record(line: str) -> tuple[int, list[str]] | None:
     return None
 
 
-def _read_record(number: int, version: int, fields: list[str], disks: list[FioDiskUtil]) -> _Record:
+def _read_record(
+    number: int, version: int, fields: list[str], disks: list[fio_records.FioDiskUtil]
+) -> _Record:
     """One job record; its disk util fields (v3+) are added to `disks`."""
     offset = 5 if version != 2 else 4  # v2 has no fio version field
     i = offset
@@ -135,11 +128,11 @@ def _read_record(number: int, version: int, fields: list[str], disks: list[FioDi
 
 def _read_records(
     text: str, source: SourceFile
-) -> tuple[list[_Record], list[FioDiskUtil], list[str]]:
+) -> tuple[list[_Record], list[fio_records.FioDiskUtil], list[str]]:
     """The records, disk rows and notes; a last record without its line end was cut (fio ends
     every record), so any of its fields may be a prefix of fio's value: it is dropped."""
     records: list[_Record] = []
-    disks: list[FioDiskUtil] = []
+    disks: list[fio_records.FioDiskUtil] = []
     notes: list[str] = []
     cut = unterminated_last_line(text)
     for number, line in enumerate(text.split("\n"), 1):
@@ -179,7 +172,7 @@ def parse_terse(text: str, source: SourceFile) -> Parsed:
     parsed.add(
         "fio_runs",
         [
-            FioRun(
+            fio_records.FioRun(
                 run_index=0,
                 fio_version=versions[-1] or None,
                 output_format="terse",
@@ -207,7 +200,7 @@ def parse_terse(text: str, source: SourceFile) -> Parsed:
     return parsed
 
 
-def _keyed_workload(job: FioJob) -> Workload:
+def _keyed_workload(job: fio_records.FioJob) -> Workload:
     """What keys a terse job's group: its options when the report lists them, else only the
     measured read share (as terse files have always been keyed, so result ids stay)."""
     if job.options_json:
@@ -215,7 +208,7 @@ def _keyed_workload(job: FioJob) -> Workload:
     return Workload(read_pct=job.read_pct)
 
 
-def _notes(jobs: list[FioJob]) -> list[str]:
+def _notes(jobs: list[fio_records.FioJob]) -> list[str]:
     notes = ["terse output: IOPS are integers, total I/O counts are derived from IOPS x runtime"]
     if without := [j.jobname for j in jobs if not j.options_json]:
         notes.append(
@@ -232,7 +225,7 @@ def _notes(jobs: list[FioJob]) -> list[str]:
 
 def _job_row(
     index: int, record: _Record, client_mode: bool, options: dict[str, str] | None
-) -> FioJob:
+) -> fio_records.FioJob:
     """A job row; its workload_key is filled in once every job's group is known. Options come
     from the report's definition line when the file has one."""
     runtime_ms = max(d.runtime for d in record.directions.values())
@@ -249,7 +242,7 @@ def _job_row(
     else:
         block_size = derived_block_size(list(record.directions.values()))
         workload = Workload(read_pct=read_pct, block_size_bytes=block_size)
-    return FioJob(
+    return fio_records.FioJob(
         run_index=0,
         job_index=index,
         jobname=record.jobname,
@@ -259,8 +252,8 @@ def _job_row(
         state_reason=reason,
         error_code=record.error,
         job_runtime_ms=runtime_ms,
-        **NO_HOST_OR_TIMES,
-        **cpu_columns(record.cpu),
+        **fio_records.NO_HOST_OR_TIMES,
+        **fio_records.cpu_columns(record.cpu),
         **asdict(workload),
         options_json=options or None,
         workload_key="",
@@ -294,12 +287,12 @@ def _us_to_ns(values: list[float]) -> tuple[Any, ...]:
     return (*(v * 1000 for v in values), None)
 
 
-def _direction_rows(job_index: int, record: _Record) -> list[FioJobDirection]:
+def _direction_rows(job_index: int, record: _Record) -> list[fio_records.FioJobDirection]:
     rows = []
     for name, d in record.directions.items():
         bw_min, bw_max, bw_agg, bw_mean, bw_dev = d.bw
         rows.append(
-            FioJobDirection(
+            fio_records.FioJobDirection(
                 run_index=0,
                 job_index=job_index,
                 direction=name,
@@ -311,7 +304,7 @@ def _direction_rows(job_index: int, record: _Record) -> list[FioJobDirection]:
                 bw_bytes_per_s=float(d.bw_kib * 1024),
                 iops=float(d.iops),
                 runtime_ms=d.runtime,
-                **spread_columns(
+                **fio_records.spread_columns(
                     _us_to_ns(d.slat_us),
                     _us_to_ns(d.clat_us),
                     _us_to_ns(d.lat_us),
@@ -323,15 +316,15 @@ def _direction_rows(job_index: int, record: _Record) -> list[FioJobDirection]:
     return rows
 
 
-def _percentile_rows(job_index: int, record: _Record) -> list[FioLatencyPercentile]:
+def _percentile_rows(job_index: int, record: _Record) -> list[fio_records.FioLatencyPercentile]:
     return [
-        FioLatencyPercentile(0, job_index, name, "clat", p, v * 1000)
+        fio_records.FioLatencyPercentile(0, job_index, name, "clat", p, v * 1000)
         for name, d in record.directions.items()
         for p, v in d.percentiles.items()
     ]
 
 
-def disk_rows(fields: list[str], hostname: str | None) -> list[FioDiskUtil]:
+def disk_rows(fields: list[str], hostname: str | None) -> list[fio_records.FioDiskUtil]:
     """Disk util groups of 9 fields: name, read/write ios, merges, ticks, in_queue, util %."""
     rows = []
     for i in range(0, len(fields) - 8, 9):
@@ -339,5 +332,5 @@ def disk_rows(fields: list[str], hostname: str | None) -> list[FioDiskUtil]:
         if not chunk[0] or not chunk[8].endswith("%"):
             continue
         counts = [int(v) for v in chunk[1:8]]
-        rows.append(FioDiskUtil(0, hostname, chunk[0], *counts, _percent(chunk[8])))
+        rows.append(fio_records.FioDiskUtil(0, hostname, chunk[0], *counts, _percent(chunk[8])))
     return rows

@@ -5,16 +5,12 @@
     its capacity observation. -#}
 with
 
+{{ import_ctes(['int_capacity_snapshots_labelled']) }},
+
 stg_vsan_capacity__space_usage_by_object_type as (
 
     select * from {{ ref('stg_vsan_capacity__space_usage_by_object_type') }}
     where scope = 'object_type'
-
-),
-
-int_capacity_snapshots_labelled as (
-
-    select * from {{ ref('int_capacity_snapshots_labelled') }}
 
 ),
 

@@ -4,17 +4,7 @@
     object names neither its cluster nor its policy). -#}
 with
 
-stg_vsan_capacity__snapshots as (
-
-    select * from {{ ref('stg_vsan_capacity__snapshots') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes(['stg_vsan_capacity__snapshots', 'stg_ingest__source_files']) }},
 
 snapshots_joined_to_labels as (
 

@@ -11,23 +11,11 @@
 
 with
 
-int_result_comparison_dimensions as (
-
-    select * from {{ ref('int_result_comparison_dimensions') }}
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-fct_result_steady_state as (
-
-    select * from {{ ref('fct_result_steady_state') }}
-
-),
+{{ import_ctes([
+    'int_result_comparison_dimensions',
+    'fct_workload_results',
+    'fct_result_steady_state',
+]) }},
 
 results_configured as (
 

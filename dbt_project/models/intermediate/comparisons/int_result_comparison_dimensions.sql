@@ -10,16 +10,12 @@
 
 with
 
+{{ import_ctes(['fct_workload_results']) }},
+
 int_result_comparison_labels as (
 
     select * from {{ ref('int_result_comparison_labels') }}
     where is_counted
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
 
 ),
 

@@ -4,17 +4,7 @@
     (Observer PCPU in <= 2.5). -#}
 with
 
-stg_hcibench__resource_usage as (
-
-    select * from {{ ref('stg_hcibench__resource_usage') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes(['stg_hcibench__resource_usage', 'stg_ingest__source_files']) }},
 
 usage_assigned_to_cases as (
 

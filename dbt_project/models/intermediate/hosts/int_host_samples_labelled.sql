@@ -4,17 +4,7 @@
     facts and for the samples inside each result's run window. -#}
 with
 
-int_host_samples_unioned as (
-
-    select * from {{ ref('int_host_samples_unioned') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes(['int_host_samples_unioned', 'stg_ingest__source_files']) }},
 
 samples_labelled as (
 

@@ -5,6 +5,8 @@
     sample time. -#}
 with
 
+{{ import_ctes(['stg_esxtop__samples', 'stg_esxtop__sample_times']) }},
+
 stg_esxtop__counters as (
 
     -- esxtop's whole-host CPU, `Physical Cpu(_Total)\% Util Time`, and its
@@ -28,18 +30,6 @@ stg_esxtop__counters as (
             object_group = 'Physical Cpu Load'
             and counter = 'Cpu Load (1 Minute Avg)'
         )
-
-),
-
-stg_esxtop__samples as (
-
-    select * from {{ ref('stg_esxtop__samples') }}
-
-),
-
-stg_esxtop__sample_times as (
-
-    select * from {{ ref('stg_esxtop__sample_times') }}
 
 ),
 

@@ -4,16 +4,12 @@
     runs belongs to each of them; results without a window get none. -#}
 with
 
+{{ import_ctes(['int_host_samples_labelled']) }},
+
 int_workload_results_labelled as (
 
     select * from {{ ref('int_workload_results_labelled') }}
     where started_at is not null and ended_at is not null
-
-),
-
-int_host_samples_labelled as (
-
-    select * from {{ ref('int_host_samples_labelled') }}
 
 ),
 

@@ -5,16 +5,12 @@
     window on the same testbed (`capture`). -#}
 with
 
+{{ import_ctes(['int_result_host_samples']) }},
+
 int_fio_directions_assigned_to_results as (
 
     select * from {{ ref('int_fio_directions_assigned_to_results') }}
     where host_name is not null
-
-),
-
-int_result_host_samples as (
-
-    select * from {{ ref('int_result_host_samples') }}
 
 ),
 

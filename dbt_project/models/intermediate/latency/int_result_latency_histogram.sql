@@ -6,18 +6,10 @@
     merged bins the scope's own. -#}
 with
 
-int_fio_outputs_by_latency_scope as (
-
-    select * from {{ ref('int_fio_outputs_by_latency_scope') }}
-
-),
-
-stg_fio__latency_bins as (
-
-    select * from {{ ref('stg_fio__latency_bins') }}
-    where latency_kind in ('lat', 'clat')
-
-),
+{{ import_ctes([
+    'int_fio_outputs_by_latency_scope',
+    'stg_fio__latency_bins',
+]) }},
 
 bins_of_outputs as (
 
@@ -32,6 +24,8 @@ bins_of_outputs as (
         stg_fio__latency_bins.io_count
 
     from int_fio_outputs_by_latency_scope
+    -- the bins of the output's own latency kind (lat or clat, chosen once
+    -- in int_fio_outputs_by_latency_scope)
     inner join stg_fio__latency_bins
         on
             int_fio_outputs_by_latency_scope.fio_job_id

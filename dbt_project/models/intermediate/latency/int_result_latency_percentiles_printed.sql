@@ -4,17 +4,10 @@
     averaged) and how many of the scope's outputs printed it. -#}
 with
 
-int_fio_outputs_by_latency_scope as (
-
-    select * from {{ ref('int_fio_outputs_by_latency_scope') }}
-
-),
-
-stg_fio__latency_percentiles as (
-
-    select * from {{ ref('stg_fio__latency_percentiles') }}
-
-),
+{{ import_ctes([
+    'int_fio_outputs_by_latency_scope',
+    'stg_fio__latency_percentiles',
+]) }},
 
 percentiles_of_outputs as (
 

@@ -7,11 +7,7 @@
     cluster-size bands are read in this one place. -#}
 with
 
-int_storage_policy_rules_costed as (
-
-    select * from {{ ref('int_storage_policy_rules_costed') }}
-
-),
+{{ import_ctes(['int_storage_policy_rules_costed']) }},
 
 label_definitions as (
 

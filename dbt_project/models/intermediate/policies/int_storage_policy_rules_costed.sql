@@ -4,11 +4,7 @@
     architecture compares with), and back-end I/Os per front-end write. -#}
 with
 
-storage_policy_rules as (
-
-    select * from {{ ref('storage_policy_rules') }}
-
-),
+{{ import_ctes(['storage_policy_rules']) }},
 
 raid1_ftt1 as (
 

@@ -5,11 +5,7 @@
 
 with
 
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes(['stg_ingest__source_files']) }},
 
 capacity_files_labelled as (
 

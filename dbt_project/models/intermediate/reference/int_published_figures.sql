@@ -5,11 +5,7 @@
     "345K" holds for 345,000 <= m < 346,000 as well). -#}
 with
 
-published_results as (
-
-    select * from {{ ref('published_results') }}
-
-),
+{{ import_ctes(['published_results']) }},
 
 figures_toleranced as (
 

@@ -8,17 +8,7 @@
     one of them does. -#}
 with
 
-int_published_figures as (
-
-    select * from {{ ref('int_published_figures') }}
-
-),
-
-int_published_measured_values as (
-
-    select * from {{ ref('int_published_measured_values') }}
-
-),
+{{ import_ctes(['int_published_figures', 'int_published_measured_values']) }},
 
 figures_joined_to_measured as (
 

@@ -8,17 +8,10 @@
 
 with
 
-capacity_primary_vs_redundancy as (
-
-    select * from {{ ref('capacity_primary_vs_redundancy') }}
-
-),
-
-int_published_capacity_labels as (
-
-    select * from {{ ref('int_published_capacity_labels') }}
-
-),
+{{ import_ctes([
+    'capacity_primary_vs_redundancy',
+    'int_published_capacity_labels',
+]) }},
 
 capacity_labelled as (
 

@@ -23,17 +23,7 @@
 
 with
 
-config_deltas as (
-
-    select * from {{ ref('config_deltas') }}
-
-),
-
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
+{{ import_ctes(['config_deltas', 'int_published_result_labels']) }},
 
 config_deltas_both_directions as (
 

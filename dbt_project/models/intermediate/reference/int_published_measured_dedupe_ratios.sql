@@ -5,17 +5,7 @@
 
 with
 
-dedupe_ratios as (
-
-    select * from {{ ref('dedupe_ratios') }}
-
-),
-
-int_published_capacity_labels as (
-
-    select * from {{ ref('int_published_capacity_labels') }}
-
-),
+{{ import_ctes(['dedupe_ratios', 'int_published_capacity_labels']) }},
 
 dedupe_ratios_labelled as (
 

@@ -5,17 +5,7 @@
 
 with
 
-per_node_iops_vs_targets as (
-
-    select * from {{ ref('per_node_iops_vs_targets') }}
-
-),
-
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
+{{ import_ctes(['per_node_iops_vs_targets', 'int_published_result_labels']) }},
 
 targets_labelled as (
 

@@ -6,17 +6,7 @@
 
 with
 
-profile_latency_deltas as (
-
-    select * from {{ ref('profile_latency_deltas') }}
-
-),
-
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
+{{ import_ctes(['profile_latency_deltas', 'int_published_result_labels']) }},
 
 profile_deltas_labelled as (
 

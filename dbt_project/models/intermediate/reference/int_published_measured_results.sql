@@ -8,29 +8,12 @@
 
 with
 
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-per_node_iops as (
-
-    select * from {{ ref('per_node_iops') }}
-
-),
-
-result_backend_io as (
-
-    select * from {{ ref('result_backend_io') }}
-
-),
+{{ import_ctes([
+    'int_published_result_labels',
+    'fct_workload_results',
+    'per_node_iops',
+    'result_backend_io',
+]) }},
 
 results_labelled as (
 

@@ -9,17 +9,7 @@
 
 with
 
-storage_policy_costs as (
-
-    select * from {{ ref('storage_policy_costs') }}
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes(['storage_policy_costs', 'fct_workload_results']) }},
 
 testbed_clusters as (
 

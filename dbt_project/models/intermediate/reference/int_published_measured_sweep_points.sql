@@ -12,29 +12,12 @@
 
 with
 
-sweeps as (
-
-    select * from {{ ref('sweeps') }}
-
-),
-
-sweep_points as (
-
-    select * from {{ ref('sweep_points') }}
-
-),
-
-int_result_comparison_dimensions as (
-
-    select * from {{ ref('int_result_comparison_dimensions') }}
-
-),
-
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
+{{ import_ctes([
+    'sweeps',
+    'sweep_points',
+    'int_result_comparison_dimensions',
+    'int_published_result_labels',
+]) }},
 
 points_paired_in_sweep as (
 

@@ -7,23 +7,7 @@
 
 with
 
-sweeps as (
-
-    select * from {{ ref('sweeps') }}
-
-),
-
-sweep_points as (
-
-    select * from {{ ref('sweep_points') }}
-
-),
-
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
+{{ import_ctes(['sweeps', 'sweep_points', 'int_published_result_labels']) }},
 
 sweep_labels as (
 
@@ -63,6 +47,20 @@ sweep_labels as (
 
 ),
 
+vm_count_sweeps as (
+
+    -- the knee of a VM-count sweep, as the VM count of the cluster
+    select
+        sweep_id,
+        false as is_one_of,
+        cast(knee_vm_count as double) as latency_knee_vm_count,
+        cast(best_iops_outstanding_io_per_host as double)
+            as optimal_outstanding_io_per_host
+    from sweeps
+    where axis = 'vms_per_host'
+
+),
+
 sweep_values as (
 
     select
@@ -73,26 +71,14 @@ sweep_values as (
     from sweeps
     where axis = 'block_size_bytes'
 
-    union all
+    union all by name
 
-    -- the knee of a VM-count sweep, as the VM count of the cluster
-    select
-        sweep_id,
-        'latency_knee_vm_count' as metric,
-        cast(knee_vm_count as double) as measured_value,
-        false as is_one_of
-    from sweeps
-    where axis = 'vms_per_host'
-
-    union all
-
-    select
-        sweep_id,
-        'optimal_outstanding_io_per_host' as metric,
-        cast(best_iops_outstanding_io_per_host as double) as measured_value,
-        false as is_one_of
-    from sweeps
-    where axis = 'vms_per_host'
+    select * from (
+        {{ unpivot_metrics(
+            'vm_count_sweeps',
+            ['latency_knee_vm_count', 'optimal_outstanding_io_per_host']
+        ) }}
+    ) as vm_count_values
 
 ),
 

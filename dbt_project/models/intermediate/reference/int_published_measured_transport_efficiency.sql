@@ -4,17 +4,7 @@
 
 with
 
-transport_cpu_efficiency as (
-
-    select * from {{ ref('transport_cpu_efficiency') }}
-
-),
-
-int_published_result_labels as (
-
-    select * from {{ ref('int_published_result_labels') }}
-
-),
+{{ import_ctes(['transport_cpu_efficiency', 'int_published_result_labels']) }},
 
 transport_efficiency_unpivoted as (
 

@@ -8,65 +8,18 @@
     best: the figure needs to hold for one of them). -#}
 with
 
-int_published_measured_results as (
-
-    select * from {{ ref('int_published_measured_results') }}
-
-),
-
-int_published_measured_profile_deltas as (
-
-    select * from {{ ref('int_published_measured_profile_deltas') }}
-
-),
-
-int_published_measured_config_deltas as (
-
-    select * from {{ ref('int_published_measured_config_deltas') }}
-
-),
-
-int_published_measured_dedupe_ratios as (
-
-    select * from {{ ref('int_published_measured_dedupe_ratios') }}
-
-),
-
-int_published_measured_transport_efficiency as (
-
-    select * from {{ ref('int_published_measured_transport_efficiency') }}
-
-),
-
-int_published_measured_node_targets as (
-
-    select * from {{ ref('int_published_measured_node_targets') }}
-
-),
-
-int_published_measured_storage_policies as (
-
-    select * from {{ ref('int_published_measured_storage_policies') }}
-
-),
-
-int_published_measured_capacity as (
-
-    select * from {{ ref('int_published_measured_capacity') }}
-
-),
-
-int_published_measured_sweeps as (
-
-    select * from {{ ref('int_published_measured_sweeps') }}
-
-),
-
-int_published_measured_sweep_points as (
-
-    select * from {{ ref('int_published_measured_sweep_points') }}
-
-),
+{{ import_ctes([
+    'int_published_measured_results',
+    'int_published_measured_profile_deltas',
+    'int_published_measured_config_deltas',
+    'int_published_measured_dedupe_ratios',
+    'int_published_measured_transport_efficiency',
+    'int_published_measured_node_targets',
+    'int_published_measured_storage_policies',
+    'int_published_measured_capacity',
+    'int_published_measured_sweeps',
+    'int_published_measured_sweep_points',
+]) }},
 
 measured_unioned as (
 

@@ -3,11 +3,7 @@
 
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes(['fct_workload_results']) }},
 
 results_labelled as (
 

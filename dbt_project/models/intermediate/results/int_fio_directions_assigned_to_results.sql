@@ -1,23 +1,13 @@
 with
 
+{{ import_ctes(['stg_fio__job_directions', 'stg_ingest__source_files']) }},
+
 stg_fio__jobs as (
 
     -- Only finished, error-free jobs are results; fio's "All clients"
     -- aggregate repeats the per-host rows and is never summed with them.
     select * from {{ ref('stg_fio__jobs') }}
     where state = 'ok' and not is_all_clients_aggregate
-
-),
-
-stg_fio__job_directions as (
-
-    select * from {{ ref('stg_fio__job_directions') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
 
 ),
 

@@ -1,10 +1,6 @@
 with
 
-int_fio_directions_assigned_to_results as (
-
-    select * from {{ ref('int_fio_directions_assigned_to_results') }}
-
-),
+{{ import_ctes(['int_fio_directions_assigned_to_results']) }},
 
 jobs_of_results as (
 

@@ -4,23 +4,11 @@
     and the cross-check of per-VM results against the summary. -#}
 with
 
-stg_hcibench__summary_blocks as (
-
-    select * from {{ ref('stg_hcibench__summary_blocks') }}
-
-),
-
-stg_hcibench__cases as (
-
-    select * from {{ ref('stg_hcibench__cases') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes([
+    'stg_hcibench__summary_blocks',
+    'stg_hcibench__cases',
+    'stg_ingest__source_files',
+]) }},
 
 blocks_assigned as (
 

@@ -7,23 +7,11 @@
     its results partial: `is_summary_cut`, `summary_cut_line`. -#}
 with
 
-int_hcibench_summary_blocks_assigned as (
-
-    select * from {{ ref('int_hcibench_summary_blocks_assigned') }}
-
-),
-
-int_fio_results_aggregated as (
-
-    select * from {{ ref('int_fio_results_aggregated') }}
-
-),
-
-int_vdbench_results_aggregated as (
-
-    select * from {{ ref('int_vdbench_results_aggregated') }}
-
-),
+{{ import_ctes([
+    'int_hcibench_summary_blocks_assigned',
+    'int_fio_results_aggregated',
+    'int_vdbench_results_aggregated',
+]) }},
 
 groups_with_per_vm_results as (
 

@@ -5,17 +5,10 @@
     (NULL when that summary is cut short). -#}
 with
 
-int_result_outputs_keyed as (
-
-    select * from {{ ref('int_result_outputs_keyed') }}
-
-),
-
-int_hcibench_summary_blocks_assigned as (
-
-    select * from {{ ref('int_hcibench_summary_blocks_assigned') }}
-
-),
+{{ import_ctes([
+    'int_result_outputs_keyed',
+    'int_hcibench_summary_blocks_assigned',
+]) }},
 
 outputs_finished as (
 

@@ -8,6 +8,8 @@
     folder's summary.html repeats its per-VM stdout totals). -#}
 with
 
+{{ import_ctes(['stg_vdbench__outputs', 'stg_ingest__source_files']) }},
+
 stg_fio__jobs as (
 
     select * from {{ ref('stg_fio__jobs') }}
@@ -19,18 +21,6 @@ stg_vdbench__runs as (
 
     select * from {{ ref('stg_vdbench__runs') }}
     where not is_format_run
-
-),
-
-stg_vdbench__outputs as (
-
-    select * from {{ ref('stg_vdbench__outputs') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
 
 ),
 

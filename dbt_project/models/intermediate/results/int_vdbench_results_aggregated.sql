@@ -1,23 +1,13 @@
 with
 
+{{ import_ctes(['stg_vdbench__outputs', 'stg_ingest__source_files']) }},
+
 stg_vdbench__runs as (
 
     -- the avg_ totals of finished measurement runs; Vdbench's automatic
     -- format run measures the pre-fill, not the workload
     select * from {{ ref('stg_vdbench__runs') }}
     where state = 'ok' and not is_format_run
-
-),
-
-stg_vdbench__outputs as (
-
-    select * from {{ ref('stg_vdbench__outputs') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
 
 ),
 

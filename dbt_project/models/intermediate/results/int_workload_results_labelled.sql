@@ -1,16 +1,6 @@
 with
 
-int_workload_results_unioned as (
-
-    select * from {{ ref('int_workload_results_unioned') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes(['int_workload_results_unioned', 'stg_ingest__source_files']) }},
 
 results_joined_to_labels as (
 

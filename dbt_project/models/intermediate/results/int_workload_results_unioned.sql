@@ -1,28 +1,11 @@
 with
 
-int_fio_results_aggregated as (
-
-    select * from {{ ref('int_fio_results_aggregated') }}
-
-),
-
-int_fio_result_percentiles_derived as (
-
-    select * from {{ ref('int_fio_result_percentiles_derived') }}
-
-),
-
-int_vdbench_results_aggregated as (
-
-    select * from {{ ref('int_vdbench_results_aggregated') }}
-
-),
-
-int_hcibench_summary_results_aggregated as (
-
-    select * from {{ ref('int_hcibench_summary_results_aggregated') }}
-
-),
+{{ import_ctes([
+    'int_fio_results_aggregated',
+    'int_fio_result_percentiles_derived',
+    'int_vdbench_results_aggregated',
+    'int_hcibench_summary_results_aggregated',
+]) }},
 
 fio_results_with_percentiles as (
 

@@ -8,11 +8,7 @@
 
 with
 
-int_sweep_points as (
-
-    select * from {{ ref('int_sweep_points') }}
-
-),
+{{ import_ctes(['int_sweep_points']) }},
 
 latency_targets as (
 

@@ -7,17 +7,7 @@
 
 with
 
-int_result_comparison_dimensions as (
-
-    select * from {{ ref('int_result_comparison_dimensions') }}
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes(['int_result_comparison_dimensions', 'fct_workload_results']) }},
 
 axis_values as (
 

@@ -5,11 +5,7 @@
 
 with
 
-int_sweep_members as (
-
-    select * from {{ ref('int_sweep_members') }}
-
-),
+{{ import_ctes(['int_sweep_members']) }},
 
 runs_ranked as (
 

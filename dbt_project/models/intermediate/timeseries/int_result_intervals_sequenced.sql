@@ -6,11 +6,7 @@
     Vdbench intervals share one length). -#}
 with
 
-fct_result_intervals as (
-
-    select * from {{ ref('fct_result_intervals') }}
-
-),
+{{ import_ctes(['fct_result_intervals']) }},
 
 intervals_ordered as (
 

@@ -36,11 +36,7 @@
     else 'slope_pct <= ' ~ slope_limit_pct -%}
 with
 
-int_result_intervals_sequenced as (
-
-    select * from {{ ref('int_result_intervals_sequenced') }}
-
-),
+{{ import_ctes(['int_result_intervals_sequenced']) }},
 
 -- every window of W intervals, named by its first interval's position
 windows as (

@@ -5,17 +5,10 @@
     the redundancy the labelled policy predicts beside the measured one. -#}
 with
 
-fct_capacity_by_object_type as (
-
-    select * from {{ ref('fct_capacity_by_object_type') }}
-
-),
-
-int_storage_policy_rules_by_cluster_size as (
-
-    select * from {{ ref('int_storage_policy_rules_by_cluster_size') }}
-
-),
+{{ import_ctes([
+    'fct_capacity_by_object_type',
+    'int_storage_policy_rules_by_cluster_size',
+]) }},
 
 observations_summed as (
 

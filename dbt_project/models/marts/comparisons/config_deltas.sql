@@ -20,28 +20,16 @@
 
 with
 
-int_comparison_configurations as (
-
-    select * from {{ ref('int_comparison_configurations') }}
-
-),
-
-int_result_comparison_dimensions as (
-
-    select * from {{ ref('int_result_comparison_dimensions') }}
-
-),
+{{ import_ctes([
+    'int_comparison_configurations',
+    'int_result_comparison_dimensions',
+    'fct_workload_results',
+]) }},
 
 int_result_comparison_labels as (
 
     select * from {{ ref('int_result_comparison_labels') }}
     where dimension is not null
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
 
 ),
 

@@ -1,16 +1,9 @@
 with
 
-int_capacity_snapshots_labelled as (
-
-    select * from {{ ref('int_capacity_snapshots_labelled') }}
-
-),
-
-int_storage_policy_rules_by_cluster_size as (
-
-    select * from {{ ref('int_storage_policy_rules_by_cluster_size') }}
-
-),
+{{ import_ctes([
+    'int_capacity_snapshots_labelled',
+    'int_storage_policy_rules_by_cluster_size',
+]) }},
 
 ratios_computed as (
 

@@ -6,16 +6,12 @@
     only the policies its results use. -#}
 with
 
+{{ import_ctes(['int_storage_policy_rules_by_cluster_size']) }},
+
 fct_workload_results as (
 
     select * from {{ ref('fct_workload_results') }}
     where testbed is not null
-
-),
-
-int_storage_policy_rules_by_cluster_size as (
-
-    select * from {{ ref('int_storage_policy_rules_by_cluster_size') }}
 
 ),
 
@@ -75,21 +71,10 @@ valid_policies as (
 
 policies_listed as (
 
-    select
-        testbed,
-        nodes,
-        architecture,
-        ftm,
-        ftt
-    from valid_policies
+    -- used_policies' columns but its count, in valid_policies' order
+    select * from valid_policies
     union
-    select
-        testbed,
-        nodes,
-        architecture,
-        ftm,
-        ftt
-    from used_policies
+    select * exclude (result_count) from used_policies
 
 ),
 

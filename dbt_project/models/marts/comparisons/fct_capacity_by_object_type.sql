@@ -5,11 +5,7 @@
     the bytes before deduplication and compression). All sizes in bytes. -#}
 with
 
-int_capacity_object_types_labelled as (
-
-    select * from {{ ref('int_capacity_object_types_labelled') }}
-
-),
+{{ import_ctes(['int_capacity_object_types_labelled']) }},
 
 object_types_shared as (
 

@@ -1,10 +1,6 @@
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes(['fct_workload_results']) }},
 
 int_result_hosts_measured as (
 

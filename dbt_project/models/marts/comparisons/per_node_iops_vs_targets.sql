@@ -5,16 +5,12 @@
     published claim, not something the results can tell. -#}
 with
 
+{{ import_ctes(['readynode_profile_targets']) }},
+
 per_node_iops as (
 
     select * from {{ ref('per_node_iops') }}
     where iops_per_node is not null
-
-),
-
-readynode_profile_targets as (
-
-    select * from {{ ref('readynode_profile_targets') }}
 
 ),
 

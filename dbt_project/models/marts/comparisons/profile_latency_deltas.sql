@@ -8,23 +8,11 @@
 
 with
 
-int_comparison_configurations as (
-
-    select * from {{ ref('int_comparison_configurations') }}
-
-),
-
-int_result_comparison_dimensions as (
-
-    select * from {{ ref('int_result_comparison_dimensions') }}
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes([
+    'int_comparison_configurations',
+    'int_result_comparison_dimensions',
+    'fct_workload_results',
+]) }},
 
 profile_orders_of_testbeds as (
 

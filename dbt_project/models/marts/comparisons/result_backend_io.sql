@@ -8,17 +8,10 @@
     result's cluster. -#}
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-int_storage_policy_rules_by_cluster_size as (
-
-    select * from {{ ref('int_storage_policy_rules_by_cluster_size') }}
-
-),
+{{ import_ctes([
+    'fct_workload_results',
+    'int_storage_policy_rules_by_cluster_size',
+]) }},
 
 results_joined_to_rules as (
 

@@ -3,11 +3,7 @@
     storage by option" and the documents' overhead figures. -#}
 with
 
-int_storage_policy_rules_costed as (
-
-    select * from {{ ref('int_storage_policy_rules_costed') }}
-
-),
+{{ import_ctes(['int_storage_policy_rules_costed']) }},
 
 costs as (
 

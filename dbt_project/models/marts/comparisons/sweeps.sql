@@ -6,40 +6,28 @@
 
 with
 
-int_sweep_points as (
-
-    select * from {{ ref('int_sweep_points') }}
-
-),
-
-int_sweep_latency_targets as (
-
-    select * from {{ ref('int_sweep_latency_targets') }}
-
-),
-
-int_sweep_members as (
-
-    select * from {{ ref('int_sweep_members') }}
-
-),
-
-int_result_comparison_dimensions as (
-
-    select * from {{ ref('int_result_comparison_dimensions') }}
-
-),
+{{ import_ctes([
+    'int_sweep_points',
+    'int_sweep_latency_targets',
+    'int_sweep_members',
+    'int_result_comparison_dimensions',
+]) }},
 
 held_equal as (
 
     -- every other counted dimension, read off the sweep's first result:
-    -- they are equal on every point (one leave-one-out signature)
+    -- they are equal on every point (one leave-one-out signature). Keys in
+    -- name order: json_group_object keeps arrival order, which changes from
+    -- build to build, and takes no ORDER BY in DuckDB 1.5.
     select
         int_sweep_members.sweep_id,
-        json_group_object(
-            int_result_comparison_dimensions.dimension,
-            int_result_comparison_dimensions.dimension_value
-        ) as held_equal_json
+        to_json(map_from_entries(list(
+            struct_pack(
+                k := int_result_comparison_dimensions.dimension,
+                v := int_result_comparison_dimensions.dimension_value
+            )
+            order by int_result_comparison_dimensions.dimension
+        ))) as held_equal_json
 
     from int_sweep_points
     inner join int_sweep_members

@@ -7,22 +7,12 @@
 
 with
 
-int_comparison_configurations as (
-
-    select * from {{ ref('int_comparison_configurations') }}
-
-),
+{{ import_ctes(['int_comparison_configurations', 'fct_workload_results']) }},
 
 int_result_comparison_dimensions as (
 
     select * from {{ ref('int_result_comparison_dimensions') }}
     where dimension = 'transport'
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
 
 ),
 

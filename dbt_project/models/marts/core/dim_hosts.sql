@@ -1,16 +1,9 @@
 with
 
-int_result_hosts_measured as (
-
-    select * from {{ ref('int_result_hosts_measured') }}
-
-),
-
-int_workload_results_labelled as (
-
-    select * from {{ ref('int_workload_results_labelled') }}
-
-),
+{{ import_ctes([
+    'int_result_hosts_measured',
+    'int_workload_results_labelled',
+]) }},
 
 hosts_joined_to_testbeds as (
 

@@ -1,27 +1,15 @@
 with
 
-int_workload_results_labelled as (
-
-    select * from {{ ref('int_workload_results_labelled') }}
-
-),
+{{ import_ctes([
+    'int_workload_results_labelled',
+    'int_hcibench_case_cpu_averaged',
+    'int_result_outputs_excluded',
+]) }},
 
 int_result_hosts_measured as (
 
     select * from {{ ref('int_result_hosts_measured') }}
     where host_origin = 'capture'
-
-),
-
-int_hcibench_case_cpu_averaged as (
-
-    select * from {{ ref('int_hcibench_case_cpu_averaged') }}
-
-),
-
-int_result_outputs_excluded as (
-
-    select * from {{ ref('int_result_outputs_excluded') }}
 
 ),
 

@@ -1,37 +1,24 @@
 {#- One row per workload result x host CPU sample taken on the result's
     testbed during its run window (started_at to ended_at): the host CPU the
     run explorer draws for a result. A sample of overlapping runs belongs
-    to each of them. -#}
+    to each of them. The sample's columns are fct_host_cpu_samples' own. -#}
 with
 
-int_result_host_samples as (
-
-    select * from {{ ref('int_result_host_samples') }}
-    where metric = 'cpu_util_pct'
-
-),
+{{ import_ctes(['int_result_host_samples', 'fct_host_cpu_samples']) }},
 
 samples_in_run_window as (
 
     select
-        -- identifiers
-        result_id,
-        host_sample_id as host_cpu_sample_id,
-        testbed_id,
-        source_file_id,
-
-        -- dimensions
-        testbed,
-        host_name,
-        source_tool,
-
-        -- timestamps
-        sampled_at,
-
-        -- facts
-        value as cpu_util_pct
+        int_result_host_samples.result_id,
+        fct_host_cpu_samples.*
 
     from int_result_host_samples
+    -- a sample key stands for every metric of its host and time
+    inner join fct_host_cpu_samples
+        on
+            int_result_host_samples.host_sample_id
+            = fct_host_cpu_samples.host_cpu_sample_id
+            and int_result_host_samples.metric = 'cpu_util_pct'
 
 )
 

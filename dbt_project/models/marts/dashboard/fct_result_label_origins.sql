@@ -10,23 +10,11 @@
     known only from an HCIBench summary from the test-case name. -#}
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-fct_result_labels as (
-
-    select * from {{ ref('fct_result_labels') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
+{{ import_ctes([
+    'fct_workload_results',
+    'fct_result_labels',
+    'stg_ingest__source_files',
+]) }},
 
 results_with_label_file as (
 

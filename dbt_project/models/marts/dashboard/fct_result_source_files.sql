@@ -9,41 +9,14 @@
     case layout tells it). -#}
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-fct_result_outputs as (
-
-    select * from {{ ref('fct_result_outputs') }}
-
-),
-
-stg_ingest__source_files as (
-
-    select * from {{ ref('stg_ingest__source_files') }}
-
-),
-
-stg_fio__runs as (
-
-    select * from {{ ref('stg_fio__runs') }}
-
-),
-
-stg_vdbench__outputs as (
-
-    select * from {{ ref('stg_vdbench__outputs') }}
-
-),
-
-stg_hcibench__cases as (
-
-    select * from {{ ref('stg_hcibench__cases') }}
-
-),
+{{ import_ctes([
+    'fct_workload_results',
+    'fct_result_outputs',
+    'stg_ingest__source_files',
+    'stg_fio__runs',
+    'stg_vdbench__outputs',
+    'stg_hcibench__cases',
+]) }},
 
 output_files as (
 

@@ -10,11 +10,7 @@
     contradict (a label the document states must equal the run's). -#}
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes(['fct_workload_results']) }},
 
 result_varying_labels as (
 

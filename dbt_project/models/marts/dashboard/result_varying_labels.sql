@@ -12,17 +12,7 @@
     results of the testbed carry it: "not said" is a difference too. -#}
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-fct_result_labels as (
-
-    select * from {{ ref('fct_result_labels') }}
-
-),
+{{ import_ctes(['fct_workload_results', 'fct_result_labels']) }},
 
 workload_values as (
 

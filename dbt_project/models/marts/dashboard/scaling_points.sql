@@ -4,17 +4,7 @@
     with the five label columns the dashboard filters on. -#}
 with
 
-per_node_iops as (
-
-    select * from {{ ref('per_node_iops') }}
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
+{{ import_ctes(['per_node_iops', 'fct_workload_results']) }},
 
 results_scaled as (
 

@@ -6,16 +6,12 @@
     dashboard notes such rows on every page. -#}
 with
 
+{{ import_ctes(['fct_workload_results']) }},
+
 dim_testbeds as (
 
     select * from {{ ref('dim_testbeds') }}
     where not is_unknown
-
-),
-
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
 
 ),
 

@@ -3,11 +3,7 @@
     expectations have written). -#}
 with
 
-stg_data_quality__validation_results as (
-
-    select * from {{ ref('stg_data_quality__validation_results') }}
-
-),
+{{ import_ctes(['stg_data_quality__validation_results']) }},
 
 latest_run as (
 

@@ -7,23 +7,11 @@
     exception where there is one. -#}
 with
 
-int_published_figures as (
-
-    select * from {{ ref('int_published_figures') }}
-
-),
-
-int_published_figures_matched as (
-
-    select * from {{ ref('int_published_figures_matched') }}
-
-),
-
-reference_exceptions as (
-
-    select * from {{ ref('reference_exceptions') }}
-
-),
+{{ import_ctes([
+    'int_published_figures',
+    'int_published_figures_matched',
+    'reference_exceptions',
+]) }},
 
 figures_compared as (
 

@@ -6,6 +6,8 @@
     Vdbench: its time of day, as Vdbench prints no date). -#}
 with
 
+{{ import_ctes(['stg_fio__intervals', 'stg_vdbench__intervals']) }},
+
 fct_workload_results as (
 
     select result_id from {{ ref('fct_workload_results') }}
@@ -16,18 +18,6 @@ int_result_outputs_keyed as (
 
     select * from {{ ref('int_result_outputs_keyed') }}
     where is_contributing
-
-),
-
-stg_fio__intervals as (
-
-    select * from {{ ref('stg_fio__intervals') }}
-
-),
-
-stg_vdbench__intervals as (
-
-    select * from {{ ref('stg_vdbench__intervals') }}
 
 ),
 

@@ -3,11 +3,7 @@
     histograms summed per bin (int_result_latency_histogram). -#}
 with
 
-int_result_latency_histogram as (
-
-    select * from {{ ref('int_result_latency_histogram') }}
-
-),
+{{ import_ctes(['int_result_latency_histogram']) }},
 
 bins_identified as (
 

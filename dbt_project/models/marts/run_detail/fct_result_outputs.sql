@@ -6,28 +6,16 @@
     only from an HCIBench summary have none. -#}
 with
 
-fct_workload_results as (
-
-    select * from {{ ref('fct_workload_results') }}
-
-),
-
-int_fio_directions_assigned_to_results as (
-
-    select * from {{ ref('int_fio_directions_assigned_to_results') }}
-
-),
+{{ import_ctes([
+    'fct_workload_results',
+    'int_fio_directions_assigned_to_results',
+    'stg_vdbench__runs',
+]) }},
 
 int_result_outputs_keyed as (
 
     select * from {{ ref('int_result_outputs_keyed') }}
     where source_tool = 'vdbench' and is_contributing
-
-),
-
-stg_vdbench__runs as (
-
-    select * from {{ ref('stg_vdbench__runs') }}
 
 ),
 

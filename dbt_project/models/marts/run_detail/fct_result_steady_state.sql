@@ -16,17 +16,10 @@
 {%- set min_batches = var('ci_min_batches') -%}
 with
 
-int_result_intervals_sequenced as (
-
-    select * from {{ ref('int_result_intervals_sequenced') }}
-
-),
-
-int_result_steady_state_windows as (
-
-    select * from {{ ref('int_result_steady_state_windows') }}
-
-),
+{{ import_ctes([
+    'int_result_intervals_sequenced',
+    'int_result_steady_state_windows',
+]) }},
 
 window_intervals as (
 

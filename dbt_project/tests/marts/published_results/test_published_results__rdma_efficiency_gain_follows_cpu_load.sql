@@ -4,11 +4,7 @@
 -- 328,966 / 0.65 vs 345,707 / 0.47 = +45.34%).
 with
 
-published_results as (
-
-    select * from {{ ref('published_results') }}
-
-),
+{{ import_ctes(['published_results']) }},
 
 efficiency_gains as (
 

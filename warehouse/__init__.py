@@ -64,7 +64,13 @@ from typing import Any
 
 import duckdb
 
-REPO_ROOT = Path(__file__).resolve().parent
+# DuckDB 1.5.5 (pinned: the DuckLake and PostgreSQL extension packages need it exactly) turns
+# `qualify row_number() over (...) = 1` above a range join into an arg_min aggregate that
+# allocates without bound (per_node_iops: 19 GiB, then out of memory; 1.5.6 is fine). Every
+# connection of ours switches that one rewrite off; dbt's profile does the same.
+DUCKDB_CONFIG: dict[str, str] = {"disabled_optimizers": "top_n_window_elimination"}
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB_PATH = REPO_ROOT / "data" / "warehouse.duckdb"
 SERVING_SUFFIX = ".serving.duckdb"
 
@@ -244,7 +250,8 @@ def connect(
     delay = 0.05
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only, config=config or {})
+            con = duckdb.connect(str(path), read_only=read_only, config=config or {})
+            break
         except duckdb.IOException as exc:
             if not is_lock_error(exc):
                 raise WarehouseUnavailable(f"Cannot open {path}: {exc}") from exc
@@ -255,6 +262,11 @@ def connect(
                 ) from exc
             time.sleep(delay)
             delay = min(delay * 2, 1.0)
+    # SET, not connect(config=): DuckDB shares one instance per file and process and refuses a
+    # second connection whose configuration differs, so the setting must not be part of it.
+    for name, value in DUCKDB_CONFIG.items():
+        con.execute(f"SET {name} = '{value}'")
+    return con
 
 
 @contextmanager
@@ -407,10 +419,14 @@ def read_validation_report(db_path: Path) -> ValidationReport | None:
 
 @dataclass(frozen=True, slots=True)
 class ServingStatus:
-    """What the dashboard serves against what the main file holds."""
+    """What the dashboard serves against what the main file holds.
 
-    main: Path
-    snapshot: Path | None  # None: nothing published yet
+    Team mode (`warehouse.serving_lake.status`) fills the same fields from the lake's
+    snapshots: `main` is the lake's description, `snapshot` "snapshot <id>", the times are
+    snapshot commit times."""
+
+    main: Path | str
+    snapshot: Path | str | None  # None: nothing published yet
     snapshot_as_of_ns: int | None  # the main file's change time when it was published
     main_changed_ns: int | None  # None: no main file
     pending: bool  # a writer (load, build) ran, or was killed, since the last publish

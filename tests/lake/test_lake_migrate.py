@@ -1,0 +1,84 @@
+"""`python -m ingest migrate`: a built warehouse file copied into a lake (real PostgreSQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.lake.file_warehouse import built_file_warehouse, file_rows, lake_rows, migrate
+from warehouse import lake
+
+TABLES = (
+    "select schema_name, table_name from duckdb_tables() where database_name = current_database()"
+    " and schema_name in ('raw', 'marts', 'data_quality') order by all"
+)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_file_warehouse(tmp_path_factory)
+
+
+def text(out: str) -> str:
+    """A message with the terminal's line wrapping undone."""
+    return " ".join(out.split())
+
+
+def sorted_rows(rows: list[tuple]) -> list[tuple]:
+    return sorted(rows, key=repr)
+
+
+def test_every_raw_and_mart_table_equals_the_files(built: Path, lake_target) -> None:
+    done = migrate(built, lake_target)
+    assert done.returncode == 0, done.stderr
+    assert "Migrated" in done.stdout and "password" not in done.stdout
+    tables = file_rows(built, TABLES)
+    schemas = {schema for schema, _ in tables}
+    assert schemas == {"raw", "marts", "data_quality"}
+    assert len([t for t in tables if t[0] == "raw"]) == 28  # every raw table, empty ones too
+    assert lake_rows(lake_target, TABLES) == tables
+    for schema, table in tables:
+        sql = f'select * from "{schema}"."{table}"'
+        assert sorted_rows(lake_rows(lake_target, sql)) == sorted_rows(file_rows(built, sql)), (
+            f"{schema}.{table} differs"
+        )
+    # the ids are kept: every raw row still points at its file
+    ids = "select source_file_id, path, sha256 from raw.source_files order by 1"
+    assert lake_rows(lake_target, ids) == file_rows(built, ids)
+    results = "select count(*) from marts.fct_workload_results"
+    assert lake_rows(lake_target, results) == file_rows(built, results) != [(0,)]
+    # dbt's views came along with the lake's catalog name: the data-quality view reads
+    dq = "select count(*) from marts.data_quality_results"
+    assert lake_rows(lake_target, dq) == file_rows(built, dq)
+
+
+def test_a_second_migrate_is_refused_and_replace_starts_over(built: Path, lake_target) -> None:
+    assert migrate(built, lake_target).returncode == 0
+    snapshots = "select max(snapshot_id) from lake.snapshots()"
+    before = lake_rows(lake_target, snapshots)
+    again = migrate(built, lake_target)
+    assert again.returncode == 1
+    assert "is not empty" in text(again.stderr) and "--replace" in text(again.stderr)
+    assert lake_rows(lake_target, snapshots) == before  # nothing written
+    replaced = migrate(built, lake_target, "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    count = "select count(*) from raw.source_files"
+    assert lake_rows(lake_target, count) == file_rows(built, count)
+    assert lake_rows(lake_target, snapshots)[0][0] == before[0][0] + 1  # one transaction
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path: Path, lake_target) -> None:
+    done = migrate(tmp_path / "none.duckdb", lake_target)
+    assert done.returncode == 1
+    assert "No warehouse file at" in text(done.stderr)
+    with pytest.raises(lake.LakeError, match="does not exist"):  # the lake was never created
+        lake_rows(lake_target, "select 1")
+
+
+def test_an_unreachable_lake_is_a_clear_error(built: Path, tmp_path: Path) -> None:
+    tgt = lake.target("ducklake:postgres:host=127.0.0.1 port=1 dbname=x password=s3", str(tmp_path))
+    done = migrate(built, tgt)
+    assert done.returncode == 1
+    assert "Cannot reach the lake's catalog" in text(done.stderr)
+    assert "password=***" in text(done.stderr) and "password=s3 " not in text(done.stderr)
