@@ -26,12 +26,13 @@ REFERENCE=${PERF_REFERENCE_DIR:-$PWD/data/reference}
 # stamp of both), so an existing checkout never keeps loading an older reconstruction; a
 # rewritten file replaces its earlier rows at load (same path, new content).
 stamp=$(cat dbt_project/seeds/published_results.csv $(find synth -name '*.py' | sort) | sha256sum | cut -d' ' -f1)
-if [ ! -f "$REFERENCE/run.yaml" ] || [ "$(cat "$REFERENCE/.synth-stamp" 2>/dev/null)" != "$stamp" ]; then
+stamp_file="$REFERENCE.synth-stamp"  # beside the folder: the loader would skip it inside
+if [ ! -f "$REFERENCE/run.yaml" ] || [ "$(cat "$stamp_file" 2>/dev/null)" != "$stamp" ]; then
     echo "== reference dataset: the five source studies, reconstructed into $REFERENCE"
     # Only a folder this script wrote (it has a stamp) is cleared first.
-    if [ -f "$REFERENCE/.synth-stamp" ]; then rm -rf "$REFERENCE"; fi
+    if [ -f "$stamp_file" ]; then rm -rf "$REFERENCE"; fi
     python -m ingest reference "$REFERENCE"
-    echo "$stamp" > "$REFERENCE/.synth-stamp"
+    echo "$stamp" > "$stamp_file"
 fi
 echo "== ingest: reference dataset ($REFERENCE)"
 python -m ingest load "$REFERENCE" --quiet
