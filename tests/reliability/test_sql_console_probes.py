@@ -3,7 +3,7 @@ INSTALL/LOAD, SET, PRAGMA, DDL, CTE-wrapped INSERT, two statements, DETACH, empt
 those below) must be refused before it runs, and leave no file behind; the time, row, byte and
 cell limits are tests/app/test_sql_console.py's.
 
-The console allow-lists (app/lib/sql_policy.py): the probes below are the spellings a
+The console allow-lists (warehouse/sql_policy.py): the probes below are the spellings a
 block-list missed (quoted names, views read without parentheses, CTEs that shadow a system
 view) and the families the allow-list leaves out (files, settings, catalog, logging,
 checkpoints, secrets, sequences, sleep, schemas other than marts/data_quality)."""
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from app.lib.sql_console import QueryRejected, run_query
-from app.lib.sql_policy import allowed_functions
 from tests.conftest import ONE_TABLE, marts_warehouse
+from warehouse.sql_policy import allowed_functions
 
 PROBES = [
     # Statements other than one SELECT, files, extensions, settings, other schemas.
