@@ -13,7 +13,6 @@ when another loader created it at the same moment (a DuckLake commit conflict).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import duckdb
@@ -94,20 +93,9 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, *, in_lake: bool = False) -> N
     if not in_lake:
         _create_missing(con, in_lake=False)
         return
-    lake.run_with_retry(lambda: in_transaction(con, lambda: _create_missing(con, in_lake=True)))
-
-
-def in_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], None]) -> None:
-    """`work` in one transaction, committed, or rolled back when anything fails. A commit
-    that fails (a DuckLake conflict) has ended the transaction already: the rollback is
-    skipped then, so the commit's own error is the one raised (and retried on a conflict)."""
-    con.begin()
-    try:
-        work()
-    except BaseException:
-        con.rollback()
-        raise
-    con.commit()
+    lake.run_with_retry(
+        lambda: lake.in_transaction(con, lambda: _create_missing(con, in_lake=True))
+    )
 
 
 def _create_missing(con: duckdb.DuckDBPyConnection, *, in_lake: bool) -> None:

@@ -27,7 +27,6 @@ whole (`lake.run_with_retry`); each commit's snapshot names its files (`_label_s
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -43,10 +42,10 @@ import pyarrow as pa
 import warehouse
 from ingest import tables
 from ingest.outcomes import Outcome
-from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, in_transaction, raw_tables
+from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
 from ingest.records import Parsed
 from ingest.redaction import redact_table
-from warehouse import lake
+from warehouse import lake, serving_lake
 from warehouse.lake import Target
 
 # A large esxtop capture is written on its own rather than held with 99 other files; the
@@ -122,14 +121,8 @@ class _IdentityLocks:
     """
 
     def __init__(self, tgt: Target, timeout_s: float) -> None:
-        import psycopg
-
-        try:
-            self._conn = psycopg.connect(tgt.conninfo or "", autocommit=True)
-            self._conn.execute(f"set lock_timeout = '{int(timeout_s * 1000)}ms'")
-        except psycopg.Error as exc:
-            reason = f"Cannot reach the lake's catalog {tgt.describe()}: {exc}"
-            raise lake.LakeError(reason) from exc
+        self._conn = lake.catalog_session(tgt)
+        self._conn.execute(f"set lock_timeout = '{int(timeout_s * 1000)}ms'")
 
     def try_take(self, keys: list[str]) -> bool:
         """Take every key now, or return False (keys taken so far stay held)."""
@@ -320,7 +313,7 @@ class RawWriter:
         return int(new_id)
 
     def _write_once(self, staged: list[_StagedFile]) -> None:
-        in_transaction(self.con, lambda: self._stage_rows(staged))
+        lake.in_transaction(self.con, lambda: self._stage_rows(staged))
         warehouse.kill_point("after_commit")
 
     def _stage_rows(self, staged: list[_StagedFile]) -> None:
@@ -375,10 +368,7 @@ def _label_snapshot(con: duckdb.DuckDBPyConnection, staged: list[_StagedFile]) -
         {"path": f.source_row["path"], "sha256": f.source_row["sha256"], "source_file_id": f.new_id}
         for f in staged
     ]
-    con.execute(
-        f"call {lake.LAKE_ALIAS}.set_commit_message('ingest load', ?, extra_info => ?)",
-        [f"{len(staged)} files", json.dumps({"files": files})],
-    )
+    serving_lake.label_commit(con, "ingest load", f"{len(staged)} files", {"files": files})
 
 
 # DuckLake quotes the whole catalog statement that failed, rows of the file included.

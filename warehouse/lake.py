@@ -260,6 +260,19 @@ def run_with_retry(work: Callable[[], T], *, attempts: int = 30, first_delay_s: 
     raise AssertionError("unreachable")
 
 
+def in_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], None]) -> None:
+    """`work` in one transaction, committed, or rolled back when anything fails. A commit
+    that fails (a DuckLake conflict) has ended the transaction already: the rollback is
+    skipped then, so the commit's own error is the one raised (and retried on a conflict)."""
+    con.begin()
+    try:
+        work()
+    except BaseException:
+        con.rollback()
+        raise
+    con.commit()
+
+
 def lock_key(name: str) -> int:
     """A stable signed 64-bit advisory-lock key for `name` (PostgreSQL's bigint)."""
     digest = hashlib.sha256(b"vsan-perf:" + name.encode()).digest()
@@ -269,15 +282,21 @@ def lock_key(name: str) -> int:
 BUILD_LOCK = "build-or-publish"
 
 
-@contextmanager
-def advisory_lock(tgt: Target, name: str, *, timeout_s: float = 3600.0) -> Iterator[None]:
-    """Hold PostgreSQL's session advisory lock `name` for the block (waits for it)."""
+def catalog_session(tgt: Target):  # -> psycopg.Connection (imported lazily: team mode only)
+    """A PostgreSQL session on the lake's catalog database (autocommit) for advisory locks;
+    closing it releases every lock it holds, and so does the death of its process."""
     import psycopg
 
     try:
-        conn = psycopg.connect(tgt.conninfo or "", autocommit=True)
+        return psycopg.connect(tgt.conninfo or "", autocommit=True)
     except psycopg.Error as exc:
         raise LakeError(f"Cannot reach the lake's catalog {tgt.describe()}: {exc}") from exc
+
+
+@contextmanager
+def advisory_lock(tgt: Target, name: str, *, timeout_s: float = 3600.0) -> Iterator[None]:
+    """Hold PostgreSQL's session advisory lock `name` for the block (waits for it)."""
+    conn = catalog_session(tgt)
     try:
         key = lock_key(name)
         deadline = time.monotonic() + timeout_s

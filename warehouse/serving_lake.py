@@ -26,7 +26,6 @@ validation") read the same in both modes.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import getpass
 import json
@@ -67,25 +66,13 @@ def commit_labelled(
     snapshot id the commit created."""
 
     def work() -> int:
-        con.begin()
-        try:
-            label_commit(con, *label)
-            write(con)
-            con.commit()
-        except BaseException:
-            _rollback(con)
-            raise
+        lake.in_transaction(con, lambda: (label_commit(con, *label), write(con)))
         (snapshot,) = con.execute(
             f"select id from {lake.LAKE_ALIAS}.last_committed_snapshot()"
         ).fetchone()
         return int(snapshot)
 
     return lake.run_with_retry(work)
-
-
-def _rollback(con: duckdb.DuckDBPyConnection) -> None:
-    with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already ended it
-        con.rollback()
 
 
 def publisher() -> str:

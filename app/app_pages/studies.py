@@ -87,6 +87,18 @@ def sweep_section(heading: str, testbed: str, axis: str, x: str, title: str) -> 
     return points
 
 
+def pair_section(heading: str, dimension: str, x: str, color_by: str, title: str) -> None:
+    """A subheading and the Samsung result pairs that differ only in `dimension`, side by side."""
+    st.subheader(heading)
+    pairs = pair_results(SAMSUNG, dimension)
+    show(
+        study_charts.metric_panels(with_workload(pairs), x=x, color_by=color_by, title=title),
+        f"study_samsung_{dimension}",
+        pairs,
+        title,
+    )
+
+
 def samsung() -> None:
     vms = sweep_section(
         "VM-count scaling", SAMSUNG, "vms_per_host", "vm_count",
@@ -106,16 +118,7 @@ def samsung() -> None:
         sizes,
         "Samsung block-size sweep",
     )
-    st.subheader("RAID-1 vs RAID-5")
-    raid = pair_results(SAMSUNG, "profile")
-    show(
-        study_charts.metric_panels(
-            with_workload(raid), x="profile", color_by="series", title="Samsung: RAID-1 vs RAID-5"
-        ),
-        "study_samsung_raid",
-        raid,
-        "Samsung RAID-1/RAID-5 pairs",
-    )
+    pair_section("RAID-1 vs RAID-5", "profile", "profile", "series", "Samsung: RAID-1 vs RAID-5")
     st.subheader("TCP vs RDMA")
     tcp = queries.transport_comparison(db_path, filters)
     tcp = with_workload(tcp.filter(pl.col("testbed") == SAMSUNG)) if tcp.height else tcp
@@ -131,16 +134,7 @@ def samsung() -> None:
         tcp,
         "Samsung TCP/RDMA results",
     )
-    st.subheader("JBOF vs local NVMe")
-    jbof = pair_results(SAMSUNG, "storage")
-    show(
-        study_charts.metric_panels(
-            with_workload(jbof), x="series", color_by="storage", title="Samsung: JBOF vs local"
-        ),
-        "study_samsung_jbof",
-        jbof,
-        "Samsung JBOF/local pairs",
-    )
+    pair_section("JBOF vs local NVMe", "storage", "series", "storage", "Samsung: JBOF vs local")
 
 
 def sfd7_per_node(hosts: pl.DataFrame) -> None:
