@@ -1,1 +1,1 @@
-"""The Streamlit dashboard (run with `streamlit run app/streamlit_app.py`)."""
+"""The Streamlit dashboard (run with `streamlit run app/server.py`)."""

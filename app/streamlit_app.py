@@ -1,4 +1,4 @@
-"""Entry point: `streamlit run app/streamlit_app.py`.
+"""The pages' script: `streamlit run app/server.py` serves it (AppTest runs it directly).
 
 Builds the navigation, renders the title and the shared sidebar filters (kept in session
 state for the pages), checks the warehouse can be opened, says when the version shown is

@@ -51,7 +51,8 @@ from app.lib.navigation import PAGES as PAGE_SPECS
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "dashboard"
 SAMPLES = Path(os.environ.get("PERF_SHARED_DIR", REPO.parent / "shared")) / "samples"
-APP = REPO / "app" / "streamlit_app.py"
+APP = REPO / "app" / "streamlit_app.py"  # the pages' script, as AppTest runs it
+SERVER = REPO / "app" / "server.py"  # what `streamlit run` serves (scripts/main.sh)
 ROWS = 620  # samples per counter: 620 x 5 s, a 52-minute run window
 HOSTS = 4
 PAGES = list(PAGE_FILES)
@@ -199,7 +200,7 @@ def served(db: Path) -> Iterator[str]:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
+        sys.executable, "-m", "streamlit", "run", str(SERVER), "--server.headless", "true",
         "--server.port", str(port), "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip

@@ -65,8 +65,8 @@ if [ "$published" -ne 0 ]; then
     echo "WARNING: not published (exit $published): see the report above, the dashboard's Data quality page or \`python -m expectations --failures-only\`" >&2
 fi
 
-if [ "$serve" = 1 ] && [ -f app/streamlit_app.py ]; then
+if [ "$serve" = 1 ] && [ -f app/server.py ]; then
     echo "== dashboard on http://localhost:8501 (Ctrl-C to stop)"
-    exec streamlit run app/streamlit_app.py --server.headless true --browser.gatherUsageStats false
+    exec streamlit run app/server.py --server.headless true --browser.gatherUsageStats false
 fi
 exit "$published"

@@ -282,13 +282,15 @@ def lock_key(name: str) -> int:
 BUILD_LOCK = "build-or-publish"
 
 
-def catalog_session(tgt: Target):  # -> psycopg.Connection (imported lazily: team mode only)
+def catalog_session(tgt: Target, *, connect_timeout_s: int | None = None):  # -> psycopg.Connection
     """A PostgreSQL session on the lake's catalog database (autocommit) for advisory locks;
-    closing it releases every lock it holds, and so does the death of its process."""
+    closing it releases every lock it holds, and so does the death of its process. (psycopg
+    is imported here: team mode only.)"""
     import psycopg
 
+    timeout = {} if connect_timeout_s is None else {"connect_timeout": connect_timeout_s}
     try:
-        return psycopg.connect(tgt.conninfo or "", autocommit=True)
+        return psycopg.connect(tgt.conninfo or "", autocommit=True, **timeout)
     except psycopg.Error as exc:
         raise LakeError(f"Cannot reach the lake's catalog {tgt.describe()}: {exc}") from exc
 

@@ -76,6 +76,8 @@ _retired: deque[duckdb.DuckDBPyConnection] = deque(maxlen=4)
 _kept_lock = threading.Lock()
 # How often the lake is asked for a newer publication (seconds).
 LAKE_CHECK_S = 3.0
+# How long a failed lake read waits to learn whether the catalog is still there.
+CATALOG_PROBE_TIMEOUT_S = 5
 
 
 @dataclass(slots=True)
@@ -182,6 +184,22 @@ def _kept_lake(where: str) -> duckdb.DuckDBPyConnection:
         return reader.served
 
 
+def _unavailable_if_catalog_is_gone(where: str, failed: duckdb.Error) -> None:
+    """A lake read failed: if the catalog cannot be reached (PostgreSQL stopped, network cut)
+    forget the kept connection (the next read connects afresh) and raise what the pages say
+    for an unreadable warehouse; any other error is the query's own and is left to rise."""
+    tgt = readers.reader_target(where)
+    try:
+        lake.catalog_session(tgt, connect_timeout_s=CATALOG_PROBE_TIMEOUT_S).close()
+    except lake.LakeError as gone:
+        with _kept_lock:
+            _lakes.pop(tgt.uri, None)
+            _lake_statuses.pop(tgt.uri, None)
+        raise WarehouseUnavailable(
+            f"The team warehouse {tgt.describe()} cannot be read: {lake.redact(str(gone))}"
+        ) from failed
+
+
 def served_snapshot(where: str) -> int | None:
     """The published snapshot the dashboard serves from the lake `where` (None: none yet)."""
     _kept_lake(where)
@@ -198,6 +216,9 @@ def read_only(path: str | Path, **kwargs: Any) -> Iterator[duckdb.DuckDBPyConnec
         try:
             cursor.execute(f"USE {lake.LAKE_ALIAS}")
             yield cursor
+        except duckdb.Error as exc:
+            _unavailable_if_catalog_is_gone(str(path), exc)
+            raise
         finally:
             cursor.close()
         return

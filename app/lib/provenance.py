@@ -79,10 +79,8 @@ def link_row(result_ids: Iterable[str], label: str = LINK_TEXT) -> None:
         )
 
 
-def selected_results(event: object) -> list[str]:
-    """The result ids of the points a plotly selection event holds (their customdata)."""
-    selection = getattr(event, "selection", None) or {}
-    points = selection.get("points", []) if isinstance(selection, dict) else selection.points
+def selected_results(points: list[dict]) -> list[str]:
+    """The result ids of selected points (plotly_view.show): their customdata's first value."""
     found = []
     for point in points:
         data = point.get("customdata")
@@ -95,10 +93,7 @@ def selected_results(event: object) -> list[str]:
 def plot(fig: go.Figure, name: str, *, key: str) -> None:
     """A chart whose points lead to their runs: clicking (or box/lasso selecting) points
     whose trace carries `customdata(df)` shows their run explorer links under it."""
-    event = ui.plot(
-        fig, name, key=key, on_select="rerun", selection_mode=("points", "box", "lasso")
-    )
-    chosen = selected_results(event)
+    chosen = selected_results(ui.plot(fig, name, key=key, selectable=True))
     if chosen:
         link_row(chosen)
     else:

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, queries
+from app.lib import charts, plotly_view, queries
 from app.lib.db import ServingStatus
 from app.lib.filters import Filters
 
@@ -27,10 +27,13 @@ def context() -> tuple[str, Filters]:
 CSV_SIGNIFICANT_DIGITS = 10
 
 
-def plot(fig: go.Figure, name: str, *, key: str | None = None, **kwargs: Any) -> Any:
-    """Draw `fig` with the shared layout rules (`charts.finish`) and the PNG button; extra
-    arguments (on_select, selection_mode...) go to st.plotly_chart, whose value is returned."""
-    return st.plotly_chart(charts.finish(fig), config=charts.png_config(name), key=key, **kwargs)
+def plot(
+    fig: go.Figure, name: str, *, key: str | None = None, selectable: bool = False
+) -> list[dict[str, Any]]:
+    """Draw `fig` with the shared layout rules (`charts.finish`) and the PNG button
+    (plotly_view.show); returns the points selected in it when `selectable`."""
+    config = charts.png_config(name)
+    return plotly_view.show(charts.finish(fig), config, key=key, selectable=selectable)
 
 
 def table_frame(df: pl.DataFrame) -> pl.DataFrame:

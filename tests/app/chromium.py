@@ -8,7 +8,7 @@ dependency) is used.
 
 Settled, as a person sees it: Streamlit says the script run is over (`stApp`'s
 `data-test-script-state` is `notRunning`), no skeleton, spinner or stale (greyed) element is
-left, every `stPlotlyChart` holds its drawn SVG, and none of that changes for `quiet_s`. The
+left, every chart (CHART_SELECTOR) holds its drawn SVG, and none of that changes for `quiet_s`. The
 settle time is from the navigation to the first moment of that final state (the quiet wait
 only confirms it), so it does not include the confirmation.
 """
@@ -49,11 +49,15 @@ WIDTH, HEIGHT = 1400, 1800
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 POLL_S = 0.05
 
+# A page's charts: app/lib/plotly_view.py's component, or st.plotly_chart for a figure the
+# cartesian bundle cannot draw.
+CHART_SELECTOR = 'div.perf-plot, [data-testid="stPlotlyChart"]'
 # What the page looks like to the test, read in one round trip.
 _STATE_JS = """
 (() => {
+  const CHARTS = 'CHART_SELECTOR';
   const q = (s) => document.querySelectorAll(s).length;
-  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  const charts = [...document.querySelectorAll(CHARTS)];
   const app = document.querySelector('[data-testid="stApp"]');
   return JSON.stringify({
     script: app ? app.getAttribute('data-test-script-state') : 'none',
@@ -67,7 +71,7 @@ _STATE_JS = """
     height: document.documentElement.scrollHeight,
   });
 })()
-"""
+""".replace("CHART_SELECTOR", CHART_SELECTOR)
 
 
 def is_local(url: str) -> bool:
@@ -105,6 +109,7 @@ class PageView:
     # The page's main-thread busy time (DevTools TaskDuration: scripts, layout, paint) up to
     # the end of the wait: what the browser itself spent, whatever else the machine runs.
     browser_busy_s: float = 0.0
+    charts: int = 0  # charts on the settled page, every one drawn
 
 
 def _settled(state: dict[str, Any]) -> bool:
@@ -144,10 +149,7 @@ class Chromium:
             self.call(f"{domain}.enable")
         # Without the HTTP cache every page view loads what a fresh browser loads.
         self.call("Network.setCacheDisabled", {"cacheDisabled": not cache})
-        self.call(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
-        )
+        self.resize(WIDTH, HEIGHT)
 
     def _wait_for_port(self, timeout_s: float) -> int:
         # chromium writes the port it picked into DevToolsActivePort once it listens.
@@ -189,8 +191,9 @@ class Chromium:
                 raise RuntimeError(f"{method}: {msg['error']}")
             return msg["result"]
 
-    def evaluate(self, expression: str) -> Any:
-        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+    def evaluate(self, expression: str, *, await_promise: bool = False) -> Any:
+        params = {"expression": expression, "returnByValue": True, "awaitPromise": await_promise}
+        result = self.call("Runtime.evaluate", params)
         return result["result"].get("value")
 
     def _state(self) -> dict[str, Any]:
@@ -224,7 +227,43 @@ class Chromium:
         html = self.evaluate("document.documentElement.outerHTML")
         text = self.evaluate("document.body.innerText")
         shot = self.screenshot()
-        return PageView(url, html, text, shot, since - started, self._traffic, seen, busy)
+        return PageView(
+            url, html, text, shot, since - started, self._traffic, seen, busy, last["charts"]
+        )
+
+    def resize(self, width: int, height: int) -> None:
+        """The window's size in CSS pixels, as a person resizing the browser window sets it."""
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
+
+    def click(self, selector: str) -> None:
+        """Move the mouse onto the first element `selector` matches and click it, as a person
+        does (Plotly reports a click on the point the mouse hovers)."""
+        find = f"document.querySelector({json.dumps(selector)})"
+        box = self.evaluate(
+            f"(() => {{ const e = {find}; if (!e) return null;"
+            " e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+        )
+        if box is None:
+            raise LookupError(f"nothing on the page matches {selector}")
+        x, y = box
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            extra = {"button": "left", "clickCount": 1} if kind != "mouseMoved" else {}
+            self.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra})
+            time.sleep(0.1)  # Plotly finds the hovered point between move and press
+
+    def wait_for(self, expression: str, timeout_s: float = 30.0) -> Any:
+        """Poll the JavaScript `expression` until it is truthy; return its value."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(POLL_S)
+        raise TimeoutError(f"not true within {timeout_s:g} s: {expression}")
 
     def _task_duration_s(self) -> float:
         metrics = self.call("Performance.getMetrics")["metrics"]

@@ -121,7 +121,7 @@ def app_url(
     log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
     env = {**os.environ, "PERF_DUCKDB_PATH": str(served)}
     cmd = [
-        sys.executable, "-m", "streamlit", "run", "app/streamlit_app.py",
+        sys.executable, "-m", "streamlit", "run", "app/server.py",
         "--server.headless", "true", "--server.port", str(port),
         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
     ]  # fmt: skip

@@ -6,7 +6,8 @@ WHEN `streamlit run` serves it and headless chromium (HTTP cache off, so every v
 what a fresh browser loads) opens each page of `navigation.PAGES` by its URL
 THEN no page shows an exception, a traceback or an error box, or throws in JavaScript; each
 runs its own script (the caption names it); every Plotly chart it has is drawn; and no
-request leaves this machine (a lab without internet gets the complete page) nor fails.
+request leaves this machine (a lab without internet gets the complete page) nor fails. A
+click on a bar of the RA chart leads to that bar's run in the run explorer.
 
 Each page's settle time (tests/app/chromium.py: navigation -> script run over, nothing
 loading, every chart drawn) is printed and written to tests/app/artifacts/settle_times.tsv
@@ -23,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from app.lib import provenance
 from app.lib.navigation import PAGES, PageSpec
-from tests.app.chromium import CHROMIUM, Chromium
+from tests.app.chromium import CHROMIUM, HEIGHT, WIDTH, Chromium
 
 pytestmark = [
     pytest.mark.slow,
@@ -40,7 +42,14 @@ ERROR_MARKERS = (
     "stAlertContentError",
     "Traceback (most recent call last)",
     "Page not found",  # Streamlit's dialog for a URL no st.Page answers to
+    "This chart could not be drawn",  # plotly_view.js (e.g. its bundle did not load)
 )
+
+
+def draws_charts(spec: PageSpec) -> bool:
+    """The page's script draws a chart whatever the data (its source calls the plot helpers)."""
+    source = (Path(__file__).resolve().parents[2] / "app" / spec.path).read_text()
+    return "ui.plot(" in source or "provenance.plot(" in source
 
 
 def url_path(spec: PageSpec) -> str:
@@ -87,10 +96,50 @@ def test_page_renders_offline_without_error(
     assert view.traffic.requests, "the recorder saw no request at all"
     # The caption under the shared title names the page that actually ran.
     assert f"{spec.title} · warehouse" in view.text
-    charts = view.html.count('data-testid="stPlotlyChart"')
+    charts = view.html.count('class="perf-plot') + view.html.count('data-testid="stPlotlyChart"')
+    assert charts == view.charts
+    if draws_charts(spec):  # the chart component really draws in a browser
+        assert charts >= 1, f"{spec.title}: no chart on the page"
     assert view.html.count('class="main-svg"') >= charts  # every chart drawn
     assert view.screenshot_png.startswith(b"\x89PNG")
     assert shot.stat().st_size > 20_000  # a blank page compresses to a few KB
+
+
+def test_clicking_a_bar_leads_to_its_run(app_url: str, browser: Chromium) -> None:
+    """From a bar of the RA chart to its run: the click comes back to the page as a selection
+    (plotly_view.js), and the page links the bar's result in the run explorer. The chart also
+    exports as PNG with the bundle the app serves."""
+    browser.open(f"{app_url}/")
+    # The modebar's camera saves what Plotly.toImage draws: a PNG of the chart.
+    png = browser.evaluate(
+        "Plotly.toImage(document.querySelector('.perf-plot'), {format: 'png'})", await_promise=True
+    )
+    assert png.startswith("data:image/png;base64,") and len(png) > 20_000
+    browser.click(".perf-plot .barlayer .point path")
+    href = browser.wait_for(
+        "(() => { const a = [...document.querySelectorAll('a')].find("
+        f"(a) => a.innerText.includes('{provenance.LINK_TEXT}')); return a && a.href; }})()"
+    )
+    assert f"/{provenance.RUN_EXPLORER_URL}?{provenance.PARAM}=" in href
+    result_id = href.split(f"{provenance.PARAM}=", 1)[1]
+    view = browser.open(href)
+    assert "Run explorer · warehouse" in view.text
+    # The run explorer kept the URL's result (one it does not offer is replaced in the URL).
+    assert browser.evaluate("location.search") == f"?{provenance.PARAM}={result_id}"
+
+
+def test_a_chart_follows_its_column_width(app_url: str, browser: Chromium) -> None:
+    """A narrower window redraws the chart narrower (plotly_view.js watches its column)."""
+    browser.open(f"{app_url}/")
+    svg_width = "document.querySelector('.perf-plot .main-svg').getAttribute('width')"
+    wide = float(browser.evaluate(svg_width))
+    browser.resize(WIDTH - 400, HEIGHT)
+    try:
+        changed = f"(() => {{ const w = {svg_width}; return w != {wide} && w; }})()"
+        narrow = float(browser.wait_for(changed))
+    finally:
+        browser.resize(WIDTH, HEIGHT)
+    assert 0 < narrow <= wide - 300
 
 
 def test_the_recorder_sees_a_request_to_another_host(browser: Chromium) -> None:

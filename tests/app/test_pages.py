@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.lib.charts.common import MISSING
 from app.lib.navigation import PAGE_FILES
+from tests.app import figures
 from tests.app.conftest import query
 from tests.reliability._gate import failed_gate_warehouse
 from warehouse import read_validation_report
@@ -36,7 +37,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def plotly_charts(at: AppTest) -> list:
-    return at.get("plotly_chart")
+    return figures.charts(at)
 
 
 @pytest.mark.parametrize("page", [pytest.param(p, id=Path(p).stem) for p in PAGES])

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.lib import queries
 from app.lib.filters import Filters
+from tests.app import figures
 from tests.app.conftest import query
 from tests.app.test_pages import APP, PAGES, metrics
 
@@ -51,7 +52,7 @@ def open_page(page: str, params: dict[str, str] | None = None, **chosen: list) -
 
 
 def chart_specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return figures.chart_specs(at)
 
 
 def shown_frames(at: AppTest) -> list:

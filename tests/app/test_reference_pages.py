@@ -43,7 +43,7 @@ def test_ra_page_peak_iops_is_the_papers(warehouse_env: Path) -> None:
     at = open_page("app_pages/ra_comparison.py")
     selectbox(at, "Testbed").select(SAMSUNG).run()
     assert metrics(at)["Peak IOPS (your testbed)"] == "1,490,000"
-    assert len(at.get("plotly_chart")) == 1
+    assert len(test_pages.plotly_charts(at)) == 1
     assert any(SAMSUNG in note for note in reconstructed_notes(at))
     # TCP, RDMA, JBOF and the 3-45 VM runs are configurations, never one "measured" bar
     # (their mean, 1,167,724, was shown before): one configuration at a time, each bar a result

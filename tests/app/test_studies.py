@@ -8,13 +8,13 @@ that names its result (customdata) must equal a value of exactly that one result
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import query
+from tests.app.figures import chart_specs
 from tests.app.test_pages import open_page
 
 pytestmark = pytest.mark.slow
@@ -26,8 +26,7 @@ RESULT_MEASURES = ("iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms"
 def figures(at: AppTest) -> dict[str, dict]:
     """Every Plotly chart of the page: title -> figure dict (data and layout)."""
     out = {}
-    for chart in at.get("plotly_chart"):
-        fig = json.loads(chart.proto.spec)
+    for fig in chart_specs(at):
         out[fig["layout"]["title"]["text"]] = fig
     return out
 

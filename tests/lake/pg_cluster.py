@@ -76,6 +76,28 @@ class PgCluster:
         )
         return self.conninfo(name)
 
+    def start(self) -> None:
+        folder = self.folder
+        options = (
+            f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=200"
+        )
+        pg_ctl = [_pg_bin("pg_ctl"), "-D", str(folder / "data"), "-w", "-l", str(folder / "log")]
+        subprocess.run(
+            _as_postgres([*pg_ctl, "-o", options, "start"]), check=True, stdout=subprocess.DEVNULL
+        )
+
+    def stop(self) -> None:
+        """Stop the server now (as a crash or a network cut looks to its clients)."""
+        subprocess.run(
+            _as_postgres(
+                [_pg_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "stop"]
+            ),
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
 
 @contextmanager
 def throwaway_cluster() -> Iterator[PgCluster]:
@@ -91,26 +113,10 @@ def throwaway_cluster() -> Iterator[PgCluster]:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    subprocess.run(
-        _as_postgres(
-            [
-                _pg_bin("pg_ctl"),
-                "-D",
-                str(data),
-                "-w",
-                "-l",
-                str(folder / "log"),
-                "-o",
-                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c max_connections=200",
-                "start",
-            ]
-        ),
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    cluster = PgCluster(folder, port, itertools.count(1))
+    cluster.start()
     try:
-        yield PgCluster(folder, port, itertools.count(1))
+        yield cluster
     finally:
         subprocess.run(
             _as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),

@@ -15,8 +15,9 @@ from tests.lake.file_warehouse import (
     migrate,
     publish_latest,
 )
-from warehouse import lake, readers
-from warehouse.lake import Target
+from tests.lake.pg_cluster import throwaway_cluster
+from warehouse import WarehouseUnavailable, lake, readers
+from warehouse.lake import LAKE_PREFIX, Target, target
 
 COUNT = "select count(*) as n from marts.fct_workload_results"
 BIG = "iops > 100000"
@@ -132,3 +133,27 @@ def test_sql_console_page_on_a_lake(built: Path, migrated: Target) -> None:
     at.text_area(key="sql_text").input("attach '/tmp/x.duckdb' as x")
     at.button(key="sql_run").click().run()
     assert any("Only a single SELECT" in e.value for e in at.error)
+
+
+def test_a_catalog_that_goes_away_is_reported_not_raised(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dashboard keeps its lake connection; when PostgreSQL goes away under it, a read says
+    the team warehouse cannot be read (the page's message), never a bare duckdb.Error; once
+    PostgreSQL is back, reads work again without a restart of the dashboard."""
+    with throwaway_cluster() as cluster:
+        tgt = target(LAKE_PREFIX + cluster.new_database(), str(tmp_path / "lake-data"))
+        assert migrate(built, tgt).returncode == 0
+        publish_latest(tgt)
+        monkeypatch.setenv("PERF_WAREHOUSE", tgt.uri)
+        monkeypatch.setenv("PERF_LAKE_DATA_PATH", tgt.data_path or "")
+        monkeypatch.setattr(db, "LAKE_CHECK_S", 3600.0)  # the kept connection is not re-asked
+        name = db.reading_path()
+        total = file_rows(built, "select count(*) from marts.fct_workload_results")[0][0]
+        assert db.read(name, COUNT)["n"].to_list() == [total]
+        cluster.stop()
+        for _ in range(2):  # the kept connection, then a fresh connect
+            with pytest.raises(WarehouseUnavailable, match="cannot be read"):
+                db.read(name, "select count(*) as n from marts.fct_capacity_by_object_type")
+        cluster.start()
+        assert db.read(name, COUNT)["n"].to_list() == [total]

@@ -74,7 +74,7 @@ def axis_title(column: str) -> str:
 
 
 def png_config(filename: str) -> dict:
-    """Plotly `config` for st.plotly_chart: the modebar camera downloads a PNG."""
+    """Plotly.js `config` for a chart (ui.plot): the modebar camera downloads a PNG."""
     return {
         "displaylogo": False,
         "toImageButtonOptions": {
