@@ -177,11 +177,16 @@ def _kept_lake(where: str) -> duckdb.DuckDBPyConnection:
                 _refresh(reader, tgt)
         except (lake.LakeError, duckdb.Error) as exc:
             _lakes.pop(tgt.uri, None)  # the next read connects afresh
-            # PostgreSQL's own message may quote the conninfo: never show its password.
-            raise WarehouseUnavailable(
-                f"The team warehouse {tgt.describe()} cannot be read: {lake.redact(str(exc))}"
-            ) from exc
+            raise _unreadable(tgt, exc) from exc
         return reader.served
+
+
+def _unreadable(tgt: lake.Target, reason: Exception) -> WarehouseUnavailable:
+    """What the pages say of a lake they cannot read. PostgreSQL's own message may quote the
+    conninfo: its password is never shown."""
+    return WarehouseUnavailable(
+        f"The team warehouse {tgt.describe()} cannot be read: {lake.redact(str(reason))}"
+    )
 
 
 def _unavailable_if_catalog_is_gone(where: str, failed: duckdb.Error) -> None:
@@ -195,9 +200,7 @@ def _unavailable_if_catalog_is_gone(where: str, failed: duckdb.Error) -> None:
         with _kept_lock:
             _lakes.pop(tgt.uri, None)
             _lake_statuses.pop(tgt.uri, None)
-        raise WarehouseUnavailable(
-            f"The team warehouse {tgt.describe()} cannot be read: {lake.redact(str(gone))}"
-        ) from failed
+        raise _unreadable(tgt, gone) from failed
 
 
 def served_snapshot(where: str) -> int | None:

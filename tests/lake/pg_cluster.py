@@ -77,6 +77,7 @@ class PgCluster:
         return self.conninfo(name)
 
     def start(self) -> None:
+        """Start (or restart) the server on its port; returns once it accepts connections."""
         folder = self.folder
         options = (
             f"-p {self.port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
@@ -88,7 +89,8 @@ class PgCluster:
         )
 
     def stop(self) -> None:
-        """Stop the server now (as a crash or a network cut looks to its clients)."""
+        """Stop the server now (as a crash or a network cut looks to its clients); a stopped
+        server stays stopped."""
         subprocess.run(
             _as_postgres(
                 [_pg_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "stop"]
@@ -118,9 +120,5 @@ def throwaway_cluster() -> Iterator[PgCluster]:
     try:
         yield cluster
     finally:
-        subprocess.run(
-            _as_postgres([_pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-            check=False,
-            stdout=subprocess.DEVNULL,
-        )
+        cluster.stop()
         shutil.rmtree(folder, ignore_errors=True)
