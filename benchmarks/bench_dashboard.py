@@ -34,13 +34,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import http.client
 import os
+import re
 import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -227,6 +230,25 @@ def served(db: Path) -> Iterator[str]:
         proc.wait(timeout=15)
 
 
+def kept_alive_request_ms(url: str, count: int = 20) -> float:
+    """Mean time of one request for a small static file over one kept-alive connection, as a
+    browser fetches Streamlit's ~60 JavaScript modules (40 ms each when the server's sockets
+    lack TCP_NODELAY; app/server.py)."""
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        scripts = re.findall(r'src="\.?(/static/js/[^"]+)"', resp.read().decode())
+    connection = http.client.HTTPConnection(urllib.parse.urlsplit(url).netloc, timeout=10)
+    try:
+        connection.request("GET", scripts[0])
+        connection.getresponse().read()  # the connection is open and kept
+        started = time.perf_counter()
+        for _ in range(count):
+            connection.request("GET", scripts[0])
+            connection.getresponse().read()
+        return (time.perf_counter() - started) / count * 1000
+    finally:
+        connection.close()
+
+
 def browser_settle(db: Path, runs: int) -> dict[str, list[float]]:
     """Settle time of each page in a fresh chromium per view; the first run of each page
     finds the server's query cache cold for it."""
@@ -234,6 +256,7 @@ def browser_settle(db: Path, runs: int) -> dict[str, list[float]]:
 
     times: dict[str, list[float]] = {}
     with served(db) as url:
+        print(f"static file over a kept-alive connection: {kept_alive_request_ms(url):.1f} ms")
         for index, spec in enumerate(PAGE_SPECS):
             path = "" if index == 0 else Path(spec.path).stem
             for _ in range(runs):

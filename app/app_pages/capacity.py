@@ -65,9 +65,10 @@ if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`v
             "see All observations."
         )
     ui.plot(charts.capacity_bars(ratios), "capacity")
-    with st.expander("All observations"):
-        ui.table(ratios)
-        ui.download_csv(ratios, "dedupe_ratios")
+    with ui.expander("All observations", name="dedupe_ratios") as box:
+        if box.open:
+            ui.table(ratios)
+            ui.download_csv(ratios, "dedupe_ratios")
 
 st.subheader("Capacity by object type")
 objects = queries_studies.capacity_by_object_type(db_path, filters)

@@ -239,8 +239,9 @@ def compare_groups(results: pl.DataFrame, column: str, testbed: str | None) -> d
         )
         if not pairs.is_empty():
             show_deltas(pairs, f"one row per pair of results that differ only in profile {a}/{b}")
-    with st.expander(f"{rows.height} results"):
-        provenance.table(rows.select("result_id", "workload", *LABELS[:8], *MEASURES))
+    with ui.expander(f"{rows.height} results", name=f"compare_{column}") as box:
+        if box.open:
+            provenance.table(rows.select("result_id", "workload", *LABELS[:8], *MEASURES))
     return {"a": a, "b": b}
 
 

@@ -58,6 +58,7 @@ st.caption(f"Latest run: {ui.when(run_at)}")
 if not failed.is_empty():
     st.markdown("**Failed expectations**")
     ui.table(failed)
-with st.expander("All results of the latest run"):
-    ui.table(latest)
-    ui.download_csv(latest, "data_quality_results")
+with ui.expander("All results of the latest run", name="data_quality") as box:
+    if box.open:
+        ui.table(latest)
+        ui.download_csv(latest, "data_quality_results")

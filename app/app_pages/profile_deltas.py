@@ -42,9 +42,10 @@ if ui.has_data(deltas, "profile deltas", "They need results of several profiles 
             charts.profile_delta_heatmap(part, metric=metric, title=METRICS[metric]),
             "profile_deltas",
         )
-    with st.expander("Data"):
-        ui.table(part)
-        ui.download_csv(part, "profile_deltas")
+    with ui.expander("Data", name="profile_deltas") as box:
+        if box.open:
+            ui.table(part)
+            ui.download_csv(part, "profile_deltas")
 
 st.subheader("One-label comparisons")
 st.caption(
@@ -92,7 +93,8 @@ else:
         ),
         "config_deltas",
     )
-    with st.expander("Data (one row per bar)"):
-        table = selection.flat(part)
-        ui.table(table)
-        ui.download_csv(table, "config_deltas")
+    with ui.expander("Data (one row per bar)", name="config_deltas") as box:
+        if box.open:
+            table = selection.flat(part)
+            ui.table(table)
+            ui.download_csv(table, "config_deltas")

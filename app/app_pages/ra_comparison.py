@@ -108,6 +108,8 @@ else:
         )
         if c in data.columns
     ]  # fmt: skip
-    with st.expander("Data points (one row per result or printed figure)"):
-        provenance.table(data.select(columns))
-        ui.download_csv(data.select(columns), "ra_comparison")
+    points = ui.expander("Data points (one row per result or printed figure)", name="ra_comparison")
+    with points:
+        if points.open:
+            provenance.table(data.select(columns))
+            ui.download_csv(data.select(columns), "ra_comparison")

@@ -169,10 +169,10 @@ def show_source_files(files: pl.DataFrame | None) -> None:
     )
     paths = "\n".join(files["source_path"].to_list())
     if files.height <= PATHS_SHOWN:
-        st.code(paths, language=None, wrap_lines=True)
+        st.text(paths)
     else:
         with st.expander(f"Raw paths in full ({files.height} files)"):
-            st.code(paths, language=None, wrap_lines=True)
+            st.text(paths)
     ui.table(
         files.select([c for c in FILE_COLUMNS if c in files.columns]),
         column_config={"source_path": st.column_config.TextColumn("Path", width="large")},
@@ -195,11 +195,12 @@ def show_label_origins(origins: pl.DataFrame | None) -> None:
 depth = queries.result_in_depth(db_path, result_id)
 show_source_files(ordered(depth["source_files"], FILE_ORDER))
 show_label_origins(ordered(depth["label_origins"], ["origin", "label_key"]))
-with st.expander("Every column of this result (measures, sources, completeness)"):
-    fields = [c for c in results.columns if c != "labels_json"]
-    ui.table(
-        pl.DataFrame({"field": fields, "value": [display(row[c]) for c in fields]}),
-    )
+with ui.expander(
+    "Every column of this result (measures, sources, completeness)", name="every_column"
+) as box:
+    if box.open:
+        fields = [c for c in results.columns if c != "labels_json"]
+        ui.table(pl.DataFrame({"field": fields, "value": [display(row[c]) for c in fields]}))
 
 
 # --- Steady state and 95 % confidence intervals (fct_result_steady_state) --------------------
@@ -293,14 +294,16 @@ if outputs is not None:
             "run_spread",
             key="run_spread",
         )
-        with st.expander(f"{outputs.height} outputs"):
-            ui.table(outputs)
+        with ui.expander(f"{outputs.height} outputs", name="outputs") as box:
+            if box.open:
+                ui.table(outputs)
 
 percentiles = rows_of("percentiles")
 if percentiles is not None:
     ui.plot(charts.percentile_curve(percentiles), "run_percentiles", key="run_percentiles")
-    with st.expander("Percentiles"):
-        ui.table(percentiles)
+    with ui.expander("Percentiles", name="percentiles") as box:
+        if box.open:
+            ui.table(percentiles)
 
 # Only fio's json+ output has latency buckets: say why a result has none by its tool.
 if row["source_tool"] != "fio":
@@ -364,5 +367,6 @@ found = queries_provenance.result_rows_in(db_path, tuple(details), result_id)
 if found:
     st.subheader("Other marts with rows of this result")
 for table, detail in found.items():
-    with st.expander(f"{table} ({detail.height} rows)"):
-        ui.table(detail.head(5000))
+    with ui.expander(f"{table} ({detail.height} rows)", name=table) as box:
+        if box.open:
+            ui.table(detail.head(5000))

@@ -74,9 +74,10 @@ if ui.has_data(points, "sweeps", "They need results that differ in one ordered a
         x_title=AXES[axis],
     )
     ui.plot(fig, "sweeps")
-    with st.expander("Sweep points"):
-        ui.table(part.drop("held_equal_json", strict=False))
-        ui.download_csv(part.drop("held_equal_json", strict=False), "sweep_points")
+    with ui.expander("Sweep points", name="sweep_points") as box:
+        if box.open:
+            ui.table(part.drop("held_equal_json", strict=False))
+            ui.download_csv(part.drop("held_equal_json", strict=False), "sweep_points")
 
 st.subheader("Per-node IOPS")
 st.caption(

@@ -17,12 +17,13 @@ st.caption(
     f"{sql_console.DEFAULT_MAX_CELL_CHARS:,} characters per cell. "
     "The `marts` schema is the stable interface."
 )
-with st.expander("Tables in `marts`"):
-    tables = queries.marts_columns(db_path)
-    if not tables:
-        st.write("No marts yet.")
-    for table, columns in tables.items():
-        st.markdown(f"`marts.{table}`: " + ", ".join(f"`{c}`" for c in columns))
+with ui.expander("Tables in `marts`", name="marts_tables") as box:
+    if box.open:
+        tables = queries.marts_columns(db_path)
+        if not tables:
+            st.write("No marts yet.")
+        for table, columns in tables.items():
+            st.markdown(f"`marts.{table}`: " + ", ".join(f"`{c}`" for c in columns))
 
 sql = st.text_area(
     "Query",

@@ -34,9 +34,10 @@ else:
         "transport",
         key="transport",
     )
-    with st.expander("Results (one row per bar)"):
-        provenance.table(part)
-        ui.download_csv(part, "transport_results")
+    with ui.expander("Results (one row per bar)", name="transport") as box:
+        if box.open:
+            provenance.table(part)
+            ui.download_csv(part, "transport_results")
 
 st.subheader("CPU efficiency")
 eff = queries.transport_cpu_efficiency(db_path, filters)
@@ -61,6 +62,7 @@ else:
     cols[1].metric("TCP IOPS per CPU %", ui.fmt(best["tcp_iops_per_cpu_pct"], ",.0f"))
     cols[2].metric("RDMA IOPS per CPU %", ui.fmt(best["rdma_iops_per_cpu_pct"], ",.0f"))
     ui.plot(charts.iops_per_cpu(eff), "transport_cpu_efficiency")
-    with st.expander("Data"):
-        ui.table(eff)
-        ui.download_csv(eff, "transport_cpu_efficiency")
+    with ui.expander("Data", name="transport_cpu_efficiency") as box:
+        if box.open:
+            ui.table(eff)
+            ui.download_csv(eff, "transport_cpu_efficiency")

@@ -1,4 +1,5 @@
-"""The figures a page drew, as AppTest sees them (app/lib/plotly_view.py draws them).
+"""The figures a page drew, as AppTest sees them (app/lib/plotly_view.py draws them), and the
+tables it keeps in collapsed expanders (app/lib/ui.py `expander`).
 
 A chart is a `perf_plotly_chart` component whose data carries the figure's JSON, or, for a
 figure with a trace the cartesian bundle lacks, an `st.plotly_chart`. Both are read here, so
@@ -12,6 +13,7 @@ import json
 from streamlit.testing.v1 import AppTest
 
 from app.lib.plotly_view import COMPONENT_NAME
+from app.lib.ui import EXPANDER_KEY_PREFIX
 
 
 def charts(at: AppTest) -> list:
@@ -35,3 +37,12 @@ def spec(chart: object) -> dict:
 
 def chart_specs(at: AppTest) -> list[dict]:
     return [spec(chart) for chart in charts(at)]
+
+
+def open_expanders(at: AppTest) -> AppTest:
+    """Open every collapsed data expander of the page, as a reader clicking each one would,
+    and rerun: what they hold is built only when open, and the tests check it too."""
+    keys = [k for k in at.session_state if str(k).startswith(EXPANDER_KEY_PREFIX)]
+    for key in keys:
+        at.session_state[key] = True
+    return at.run() if keys else at

@@ -7,7 +7,8 @@ what a fresh browser loads) opens each page of `navigation.PAGES` by its URL
 THEN no page shows an exception, a traceback or an error box, or throws in JavaScript; each
 runs its own script (the caption names it); every Plotly chart it has is drawn; and no
 request leaves this machine (a lab without internet gets the complete page) nor fails. A
-click on a bar of the RA chart leads to that bar's run in the run explorer.
+click on a bar of the RA chart leads to that bar's run in the run explorer, and a click on a
+collapsed data expander shows its table (sent only then).
 
 Each page's settle time (tests/app/chromium.py: navigation -> script run over, nothing
 loading, every chart drawn) is printed and written to tests/app/artifacts/settle_times.tsv
@@ -139,6 +140,20 @@ def test_a_chart_follows_its_column_width(app_url: str, browser: Chromium) -> No
     finally:
         browser.resize(WIDTH, HEIGHT)
     assert 0 < narrow <= wide - 300
+
+
+def test_a_data_expander_opens_to_its_table(app_url: str, browser: Chromium) -> None:
+    """A chart page sends its data tables only when their expander is opened (ui.expander):
+    none is on the page at first, and a click on one shows its table."""
+    view = browser.open(f"{app_url}/transport")
+    table = "[data-testid=stExpander] [data-testid=stDataFrame]"
+    count = f"document.querySelectorAll('{table}').length"
+    assert "Results (one row per bar)" in view.text
+    assert browser.evaluate(count) == 0
+    browser.click('[data-testid="stExpander"] summary')
+    assert browser.wait_for(f"!!document.querySelector('{table} canvas')")  # the grid is drawn
+    assert browser.evaluate(count) == 1
+    assert not [m for m in ERROR_MARKERS if m in browser.evaluate("document.body.outerHTML")]
 
 
 def test_the_recorder_sees_a_request_to_another_host(browser: Chromium) -> None:

@@ -28,6 +28,7 @@ def open_page(page: str, timeout: float = 30) -> AppTest:
     at.run()
     at.switch_page(page)
     at.run()
+    figures.open_expanders(at)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -119,6 +120,26 @@ def test_sidebar_filter_narrows_results(warehouse_env: Path) -> None:
     # the Samsung study's 3 RDMA results; results whose transport is not labelled are hidden
     # (and counted in the page notice: tests/app/test_provenance_pages.py)
     assert len(at.selectbox[0].options) == 3
+
+
+def test_data_expanders_build_their_tables_only_when_opened(warehouse_env: Path) -> None:
+    # GIVEN the TCP/RDMA page as a browser first gets it: its two data tables collapsed
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    at.switch_page("app_pages/transport.py")
+    at.run()
+    labels = [e.label for e in at.expander]
+    assert labels == ["Results (one row per bar)", "Data"]
+    # THEN the collapsed expanders hold no table (nothing for the browser to decode)
+    assert not at.dataframe
+    assert all(not e.children for e in at.expander)
+    # WHEN the reader opens them, THEN each holds its table, one row per bar or pair
+    figures.open_expanders(at)
+    assert not at.exception
+    results, efficiency = (e.dataframe[0].value for e in at.expander)
+    assert len(results) > 0 and len(efficiency) > 0
+    assert {"result_id", "iops"} <= set(results.columns)
+    assert "rdma_efficiency_gain_pct" in efficiency.columns
 
 
 def test_sql_console_page_runs_and_refuses(warehouse_env: Path) -> None:

@@ -46,6 +46,7 @@ def open_page(page: str, params: dict[str, str] | None = None, **chosen: list) -
         for value in values:
             box.select(value)
         at.run()
+    figures.open_expanders(at)  # the tables kept in collapsed expanders are checked too
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     return at
@@ -190,7 +191,7 @@ def test_run_explorer_opens_the_result_named_in_the_url(warehouse_env: Path) -> 
     assert at.selectbox[0].value == result_id
     assert metrics(at)["IOPS"] == "134,984"
     assert any("does not pass the sidebar filters" in i.value for i in at.info)
-    printed = "\n".join(c.value for c in at.code).splitlines()
+    printed = "\n".join(t.value for t in at.text).splitlines()
     assert len(paths) == 15 and paths <= set(printed)
     assert any("fio fio-3.33, parser version" in m.value for m in at.markdown)
     # and each label with where it came from
@@ -216,7 +217,7 @@ def test_run_explorer_names_each_tools_version(warehouse_env: Path, tool: str) -
     at = open_page("app_pages/run_explorer.py", {"result_id": result_id})
     tools = [m.value for m in at.markdown if m.value.startswith("**Tool**")]
     assert any(f"{tool} {version}, parser version {parser}" in t for t in tools), tools
-    assert any(path in c.value.splitlines() for c in at.code)
+    assert any(path in t.value.splitlines() for t in at.text)
 
 
 def test_run_explorer_names_an_unknown_result(warehouse_env: Path) -> None:

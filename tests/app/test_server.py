@@ -3,11 +3,14 @@
 GIVEN the published warehouse (or none at all)
 WHEN the server's warm-up runs
 THEN the published snapshot is attached and kept, as a first page view would leave it, and a
-warehouse that cannot be read does not stop the server (the page reports it).
+warehouse that cannot be read does not stop the server (the page reports it); every
+connection the server accepts sends without Nagle's delay (TCP_NODELAY).
 """
 
 from __future__ import annotations
 
+import asyncio
+import socket
 from pathlib import Path
 
 import pytest
@@ -36,3 +39,39 @@ def test_the_server_serves_the_pages_script() -> None:
     assert server.PAGES_SCRIPT.name == "streamlit_app.py"
     assert server.PAGES_SCRIPT.parent == Path(server.__file__).parent
     assert server.PAGES_SCRIPT.is_file()
+
+
+def nodelay_of_an_accepted_connection(listener: socket.socket) -> int:
+    """TCP_NODELAY of the connection an asyncio server accepts on `listener`."""
+
+    async def accept_one() -> int:
+        seen: list[int] = []
+
+        def on_connect(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            sock = writer.get_extra_info("socket")
+            seen.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        srv = await asyncio.start_server(on_connect, sock=listener)
+        reader, writer = await asyncio.open_connection(*listener.getsockname())
+        await reader.read()  # until the server closes it
+        writer.close()
+        srv.close()
+        await srv.wait_closed()
+        return seen[0]
+
+    return asyncio.run(accept_one())
+
+
+def test_connections_on_a_streamlit_style_socket_send_without_delay() -> None:
+    # GIVEN a listening socket made as Streamlit 1.67 makes it: socket.socket(family), proto 0,
+    # which asyncio's own TCP_NODELAY rule skips (each kept-alive response then waited for
+    # the browser's 40 ms delayed ACK)
+    listener = socket.socket(socket.AF_INET)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.setblocking(False)
+    assert listener.proto == 0
+    # WHEN the server module is loaded (imported above, as `streamlit run` loads it), THEN a
+    # connection accepted on that socket has TCP_NODELAY set
+    assert nodelay_of_an_accepted_connection(listener) != 0
