@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from ingest.label_resolver import LabelResolver
 from ingest.labels import LabelError, is_label_file
@@ -127,8 +128,9 @@ def load_member(
 ) -> Outcome:
     """Detect, parse and stage one file; never raises for bad input.
 
-    Only `claim`, `find_same_content` and `find_by_path` of the writer are used before the
-    parse, so a test can hand in a stand-in for files that never reach `stage`."""
+    Only `claim`, `find_same_content`, `find_by_path` and `release` of the writer are used
+    for a file that is not staged, so a test can hand in a stand-in for files that never
+    reach `stage`."""
     try:
         raw = member.read()
     except OSError as exc:
@@ -138,7 +140,6 @@ def load_member(
     fmt = _screen(member.path, data)
     if isinstance(fmt, Outcome):
         return fmt
-    module = PARSERS[fmt]
     try:
         labels = resolver.labels_for(member.path)
     except LabelError as exc:
@@ -148,10 +149,29 @@ def load_member(
     labels.setdefault("result_per", "folder" if case else "file")
     source = source_for(member.path, raw, labels=labels, hcibench_case=case)
 
-    labels_json = json.dumps(labels, sort_keys=True)
     # Team mode: no other loader checks or writes this path or these bytes until ours is
-    # committed (a no-op in file mode, where one loader runs at a time).
+    # committed (a no-op in file mode, where one loader runs at a time); a file that is not
+    # staged hands its keys back at once.
     writer.claim(member.path, source.sha256, source.hcibench_case)
+    outcome = _check_and_stage(writer, member, fmt, data, encoding_note, labels, source)
+    if outcome.status not in (Status.LOADED, Status.REPLACED):
+        writer.release(member.path, source.sha256, source.hcibench_case)
+    return outcome
+
+
+def _check_and_stage(
+    writer: RawWriter,
+    member: Member,
+    fmt: str,
+    data: bytes,
+    encoding_note: str | None,
+    labels: dict[str, Any],
+    source: SourceFile,
+) -> Outcome:
+    """The claimed file: already loaded (UNCHANGED), rejected by its parser, or parsed and
+    staged (LOADED / REPLACED)."""
+    module = PARSERS[fmt]
+    labels_json = json.dumps(labels, sort_keys=True)
     # A loaded file is (bytes, labels, HCIBench case): the same bytes under other labels
     # are another result (a copy in two labelled folders), never replaced by this one.
     same_content = [

@@ -18,7 +18,8 @@ Team mode (a DuckLake, `warehouse.lake`): several loaders on several machines wr
 with no unique constraint to stop two of them storing the same file. So the check and the
 write of one identity (its path; its bytes in its HCIBench case) are serialised across
 loaders: `claim` takes PostgreSQL advisory locks on both keys before the check and they are
-held until the batch holding the file is committed (`_IdentityLocks`). A loader never waits
+held until the batch holding the file is committed (`_IdentityLocks`); a file that is not
+staged (already loaded, or rejected) hands its keys back at once (`release`). A loader never waits
 for a key while holding others: when a key is taken it first commits its batch (releasing
 everything), then waits for the file's keys in sorted order, so two loaders cannot deadlock.
 A commit that loses a DuckLake conflict (a concurrent delete in the same table, say) is re-run
@@ -134,6 +135,12 @@ class _IdentityLocks:
         for key in keys:
             self._conn.execute("select pg_advisory_lock(%s)", [lake.lock_key(key)])
 
+    def release(self, keys: list[str]) -> None:
+        """Give up one hold of each key. PostgreSQL counts a session's holds of a key, so a
+        key another staged file of the batch also holds stays held until the commit."""
+        for key in keys:
+            self._conn.execute("select pg_advisory_unlock(%s)", [lake.lock_key(key)])
+
     def release_all(self) -> None:
         self._conn.execute("select pg_advisory_unlock_all()")
 
@@ -211,6 +218,13 @@ class RawWriter:
         self._prefetched = None
         rows = self._stored(path=path, sha256=sha256, hcibench_case=hcibench_case)
         self._prefetched = _Prefetch(path, sha256, hcibench_case, rows)
+
+    def release(self, path: str, sha256: str, hcibench_case: str | None) -> None:
+        """Team mode: hand back a claimed file's keys at once when it is not staged (already
+        loaded, or rejected): no write of it is coming, so loaders waiting for those keys
+        need not wait for this batch's commit."""
+        if self._locks is not None:
+            self._locks.release(identity_keys(path, sha256, hcibench_case))
 
     def find_same_content(self, sha256: str, hcibench_case: str | None) -> list[EarlierLoad]:
         """Earlier loads of these bytes in the same context, stored or staged.

@@ -17,9 +17,12 @@ from pathlib import Path
 import duckdb
 
 from ingest import writer
+from ingest.label_resolver import LabelResolver
 from ingest.load import load_items
 from ingest.outcomes import Outcome, Status
-from ingest.walk import Walk
+from ingest.sources import source_for
+from ingest.triage import load_member
+from ingest.walk import Member, Walk
 from synth.fio_results import write_benchmark_vms
 from tests.conftest import REPO
 from warehouse import lake
@@ -195,6 +198,61 @@ def test_a_changed_file_replaces_its_rows_and_a_rejected_one_changes_nothing(
     assert snapshot_count(lake_target) == before
     with read(lake_target) as con:
         assert without_ids(con) == after_replace
+
+
+def free_now(tgt: Target, keys: list[str]) -> list[bool]:
+    """Per key: whether another PostgreSQL session could take it right now (not waiting)."""
+    with lake.catalog_session(tgt) as other:
+        taken = [
+            other.execute("select pg_try_advisory_lock(%s)", [lake.lock_key(k)]).fetchone()[0]
+            for k in keys
+        ]
+        other.execute("select pg_advisory_unlock_all()")
+    return taken
+
+
+def test_a_file_that_is_not_staged_hands_its_keys_back_before_the_commit(
+    lake_target: Target, tmp_path: Path
+) -> None:
+    # GIVEN a lake holding one fio output, and a loader in the middle of a batch (nothing
+    # committed yet) that met that file again, a new file, a copy of the new file elsewhere
+    # (the same bytes as a staged file: already loaded) and a truncated one
+    done, new = fio_files(tmp_path / "fio", 2)
+    assert load(lake_target, [done])[0] == 0
+    copy = tmp_path / "copy" / new.name
+    bad = tmp_path / "bad" / "vm-cut.json"
+    for folder in (copy.parent, bad.parent):
+        folder.mkdir()
+    copy.write_bytes(new.read_bytes())
+    bad.write_bytes(new.read_bytes()[:2000])
+    files = (done, new, copy, bad)
+    loader = writer.RawWriter(lake_target)
+    try:
+        outcomes = [
+            load_member(
+                loader, Member(str(f), f.stat().st_size, f.read_bytes), LabelResolver({}), set()
+            ).status
+            for f in files
+        ]
+        assert outcomes == [Status.UNCHANGED, Status.LOADED, Status.UNCHANGED, Status.REJECTED]
+        # THEN another loader can take the keys of the already-loaded and the rejected file
+        # at once, while the staged file's stay held until its batch is committed; the copy
+        # hands back its path, not the content key the staged file also holds
+        done_keys, new_keys, (content, path), bad_keys = map(identity_keys, files)
+        assert free_now(lake_target, done_keys + bad_keys) == [True] * 4
+        assert free_now(lake_target, new_keys) == [False, False]
+        assert content.startswith("raw-content:") and path.startswith("raw-path:")
+        assert free_now(lake_target, [content, path]) == [False, True]
+    finally:
+        loader.close()
+    assert free_now(lake_target, new_keys) == [True, True]
+    with read(lake_target) as con:
+        assert paths_stored(con) == sorted([str(done), str(new)])
+
+
+def identity_keys(path: Path) -> list[str]:
+    """The lock names of a file's identities, as the loader names them (no HCIBench case)."""
+    return writer.identity_keys(str(path), source_for(str(path), path.read_bytes()).sha256, None)
 
 
 def test_an_unreachable_catalog_is_one_clear_error_without_the_password(tmp_path: Path) -> None:
