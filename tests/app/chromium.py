@@ -74,6 +74,17 @@ _STATE_JS = """
 """.replace("CHART_SELECTOR", CHART_SELECTOR)
 
 
+# The window's size and the height of the page's content (Streamlit's main column scrolls
+# inside the window, so the document itself is never taller than the window).
+_HEIGHTS_JS = """
+[window.innerWidth, window.innerHeight, Math.max(document.documentElement.scrollHeight,
+  ...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')]
+    .map((e) => e.scrollHeight))]
+"""
+MAX_SCREENSHOT_HEIGHT = 12_000  # px: a page of long tables is cut there
+RELAYOUT_S = 0.5  # Streamlit's sidebar eases over 0.3 s after a resize
+
+
 def is_local(url: str) -> bool:
     """A request the page may make offline: this machine, or no host at all (data:, blob:)."""
     parts = urllib.parse.urlsplit(url)
@@ -281,7 +292,20 @@ class Chromium:
         return self._traffic
 
     def screenshot(self) -> bytes:
-        shot = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        """The whole page. Streamlit scrolls its main column inside a window-high container,
+        so a capture of the window (or "beyond the viewport": the document is no taller)
+        shows only the first screen: the window is made as tall as that column's content,
+        given time for the sidebar's re-layout transition, captured, then restored."""
+        width, height, content = self.evaluate(_HEIGHTS_JS)
+        grown = min(max(content, height), MAX_SCREENSHOT_HEIGHT)
+        if grown > height:
+            self.resize(width, grown)
+            time.sleep(RELAYOUT_S)
+        try:
+            shot = self.call("Page.captureScreenshot", {"format": "png"})
+        finally:
+            if grown > height:
+                self.resize(width, height)
         return base64.b64decode(shot["data"])
 
     def close(self) -> None:
