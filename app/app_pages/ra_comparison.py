@@ -108,8 +108,8 @@ else:
         )
         if c in data.columns
     ]  # fmt: skip
-    points = ui.expander("Data points (one row per result or printed figure)", name="ra_comparison")
-    with points:
-        if points.open:
+    label = "Data points (one row per result or printed figure)"
+    with ui.expander(label, name="ra_comparison") as box:
+        if box.open:
             provenance.table(data.select(columns))
             ui.download_csv(data.select(columns), "ra_comparison")

@@ -23,12 +23,14 @@ APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
 PAGES = list(PAGE_FILES)
 
 
-def open_page(page: str, timeout: float = 30) -> AppTest:
+def open_page(page: str, timeout: float = 30, *, expand: bool = True) -> AppTest:
+    """The page after a first run; `expand`: its collapsed data expanders opened too."""
     at = AppTest.from_file(str(APP), default_timeout=timeout)
     at.run()
     at.switch_page(page)
     at.run()
-    figures.open_expanders(at)
+    if expand:
+        figures.open_expanders(at)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -124,10 +126,7 @@ def test_sidebar_filter_narrows_results(warehouse_env: Path) -> None:
 
 def test_data_expanders_build_their_tables_only_when_opened(warehouse_env: Path) -> None:
     # GIVEN the TCP/RDMA page as a browser first gets it: its two data tables collapsed
-    at = AppTest.from_file(str(APP), default_timeout=30)
-    at.run()
-    at.switch_page("app_pages/transport.py")
-    at.run()
+    at = open_page("app_pages/transport.py", expand=False)
     labels = [e.label for e in at.expander]
     assert labels == ["Results (one row per bar)", "Data"]
     # THEN the collapsed expanders hold no table (nothing for the browser to decode)
