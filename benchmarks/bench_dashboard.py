@@ -12,7 +12,7 @@ Three measurements per page, each repeated `--runs` times, p50 and p95:
 - browser: what a person sees. `streamlit run` serves the warehouse and a fresh headless
   chromium (new profile, HTTP cache off: it loads every script a first visit loads) opens
   the page's URL; the settle time runs from the navigation to the moment the script run is
-  over, nothing is loading and every Plotly chart is drawn (tests/app/chromium.py defines
+  over, nothing is loading and every Plotly chart is drawn (harness/chromium.py defines
   it). The first visit of each page finds the server's query cache cold for that page.
 - page:  `AppTest` runs the app, switches to the page and runs it; the clock covers the page's
   run only (what the Streamlit server does for a browser that opens the page). "cold" clears
@@ -252,7 +252,7 @@ def kept_alive_request_ms(url: str, count: int = 20) -> float:
 def browser_settle(db: Path, runs: int) -> dict[str, list[float]]:
     """Settle time of each page in a fresh chromium per view; the first run of each page
     finds the server's query cache cold for it."""
-    from tests.app.chromium import Chromium
+    from harness.chromium import Chromium
 
     times: dict[str, list[float]] = {}
     with served(db) as url:
@@ -380,9 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["PERF_DUCKDB_PATH"] = str(db)
     import duckdb
 
-    from warehouse import reading_path
+    from warehouse.file import main_path, reading_path
 
-    serving = reading_path()
+    serving = reading_path(main_path())
     with duckdb.connect(str(serving), read_only=True) as con:
         (n_samples,) = con.execute("select count(*) from raw.esxtop_samples").fetchone()
         (n_results,) = con.execute("select count(*) from marts.fct_workload_results").fetchone()

@@ -78,12 +78,13 @@ from pathlib import Path
 from ingest.label_resolver import LabelResolver
 from ingest.triage import collect, load_member
 from ingest.writer import RawWriter
+from warehouse import FileWarehouse
 
 path, db = Path(sys.argv[1]), Path(sys.argv[2])
 for leftover in (db, Path(str(db) + ".wal")):
     leftover.unlink(missing_ok=True)
 started = time.perf_counter()
-writer = RawWriter(db)
+writer = RawWriter(FileWarehouse(db))
 (member,) = collect([path])
 outcome = load_member(writer, member, LabelResolver({}), {member.path})
 writer.close()

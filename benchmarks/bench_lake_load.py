@@ -10,7 +10,7 @@ each) and measures, each run a fresh warehouse and real `python -m ingest load` 
 
 and prints files/s, the ratios to the file mode and the snapshots each lake run created (each
 run also checks that every file is stored once). PostgreSQL is a throw-away cluster
-(tests/lake/pg_cluster.py). Usage:
+(harness/pg_cluster.py). Usage:
 
     python -m benchmarks.bench_lake_load [--files 1000] [--dumps 12] [--loaders 4] [--no-b1]
 """
@@ -27,9 +27,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import warehouse
+from harness.pg_cluster import PgCluster, throwaway_cluster
 from synth.fio_results import write_benchmark_vms
-from tests.lake.pg_cluster import PgCluster, throwaway_cluster
-from warehouse import lake
+from warehouse import ducklake
 
 OUT = Path(__file__).resolve().parent / "out"
 REPO = Path(__file__).resolve().parent.parent
@@ -83,10 +84,12 @@ def file_run(files: list[Path], work: Path) -> Run:
 def lake_run(
     name: str, groups: list[list[Path]], cluster: PgCluster, work: Path, **extra: str
 ) -> Run:
-    tgt = lake.target(lake.LAKE_PREFIX + cluster.new_database(), str(work / "lake-data"))
+    tgt = warehouse.from_settings(
+        ducklake.LAKE_PREFIX + cluster.new_database(), data_path=str(work / "lake-data")
+    )
     env = _env(PERF_WAREHOUSE=tgt.uri, PERF_LAKE_DATA_PATH=tgt.data_path or "", **extra)
     seconds = _loaders(groups, env)
-    con = lake.connect(tgt, read_only=True)
+    con = ducklake.connect(tgt, read_only=True)
     try:
         (stored, distinct) = con.execute(
             "select count(*), count(distinct path) from raw.source_files"

@@ -29,8 +29,8 @@ from rich.console import Console
 
 import warehouse
 from benchmarks.bench_dbt import COUNTERS_PER_CAPTURE, SAMPLES_PER_CAPTURE, _add_captures, _base
-from tests.lake.pg_cluster import throwaway_cluster
-from warehouse import lake, serving_lake
+from harness.pg_cluster import throwaway_cluster
+from warehouse import LakeWarehouse, Warehouse, ducklake
 
 if TYPE_CHECKING:
     from expectations.cli import Validation
@@ -82,9 +82,9 @@ def _file_warehouse(millions: float) -> tuple[Path, int]:
     return db, samples
 
 
-def _copy_raw_into(tgt: lake.Target, db: Path) -> None:
+def _copy_raw_into(tgt: LakeWarehouse, db: Path) -> None:
     """The file's raw tables into the lake (what `ingest migrate` does; timed apart)."""
-    con = lake.connect(tgt)
+    con = ducklake.connect(tgt)
     try:
         con.execute(f"attach '{db}' as single (read_only)")
         con.execute("create schema if not exists lake.raw")
@@ -103,29 +103,23 @@ def _counts(run: Validation) -> tuple[int, int, int]:
     return run.failed_constraints, len(run.outcomes), skipped
 
 
-def _publish_file(db: Path, samples: int, console: Console) -> Publish:
+def _publish(mode: str, wh: Warehouse, samples: int, console: Console) -> Publish:
+    """What the gate does, timed in two parts: validate and record, then publish (a file:
+    checkpoint + copy + rename, whose bytes are counted; a lake: the publication commit)."""
     from expectations.cli import validate_and_record
 
     start = time.perf_counter()
-    run = validate_and_record(db, console, failures_only=True)
+    run = validate_and_record(wh, console, failures_only=True)
     validated = time.perf_counter()
-    served = warehouse.publish(db)
+    wh.publish(run.validated_snapshot, run.results_snapshot)
     done = time.perf_counter()
-    copied = served.stat().st_size
-    served.unlink()
-    return Publish("file", samples, validated - start, done - validated, copied, *_counts(run))
-
-
-def _publish_lake(tgt: lake.Target, samples: int, console: Console) -> Publish:
-    from expectations.cli import validate_and_record_lake
-
-    start = time.perf_counter()
-    run = validate_and_record_lake(tgt, console, failures_only=True)
-    validated = time.perf_counter()
-    assert run.validated_snapshot is not None
-    serving_lake.publish(tgt, run.validated_snapshot, run.results_snapshot, "bench")
-    done = time.perf_counter()
-    return Publish("lake", samples, validated - start, done - validated, 0, *_counts(run))
+    # A file's serving snapshot is a copy (its bytes count, and it goes again); a lake's is
+    # a name of a snapshot ("snapshot N"), nothing copied.
+    snapshot = Path(wh.served() or "")
+    copied = snapshot.stat().st_size if snapshot.is_file() else 0
+    if copied:
+        snapshot.unlink()
+    return Publish(mode, samples, validated - start, done - validated, copied, *_counts(run))
 
 
 def _folder_bytes(folder: str | None) -> int:
@@ -134,12 +128,14 @@ def _folder_bytes(folder: str | None) -> int:
 
 def measure(millions: float, cluster_conninfo: str, console: Console) -> list[Publish]:
     db, samples = _file_warehouse(millions)
-    file_run = _publish_file(db, samples, console)
-    tgt = lake.target(lake.LAKE_PREFIX + cluster_conninfo, str(OUT / f"lake_{millions:g}m"))
+    file_run = _publish("file", warehouse.FileWarehouse(db), samples, console)
+    tgt = warehouse.from_settings(
+        ducklake.LAKE_PREFIX + cluster_conninfo, data_path=str(OUT / f"lake_{millions:g}m")
+    )
     _copy_raw_into(tgt, db)
     env = _env(PERF_WAREHOUSE=tgt.uri, PERF_LAKE_DATA_PATH=tgt.data_path or "")
     _ingest(env, "build", *MODELS_ONLY)
-    lake_run = _publish_lake(tgt, samples, console)
+    lake_run = _publish("lake", tgt, samples, console)
     print(
         f"{millions:g} M: file {db.stat().st_size:,} bytes; lake data folder "
         f"{_folder_bytes(tgt.data_path):,} bytes"

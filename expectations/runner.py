@@ -2,27 +2,24 @@
 
 A module whose tables are missing is reported as "skipped: table missing" (success None); a
 query that fails on an existing table (a column the CONTRACT promises is absent) is a
-constraint failure. Only reads: the connection is read-only (team mode: the lake as of one
-snapshot).
+constraint failure. Only reads: the connection is read-only, on one version of the warehouse.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 
 import duckdb
 import great_expectations as gx
 import pandas as pd
 
-import warehouse
 from expectations.context import batch_definition, context
 from expectations.describe import EXAMPLES, outcomes
 from expectations.outcome import ALERT, CONSTRAINT, Outcome
 from expectations.suites import SUITE_MODULES, suites_of
-from warehouse import lake
+from warehouse import Warehouse
 
 _RESULT_FORMAT = {
     "result_format": "SUMMARY",
@@ -120,24 +117,11 @@ def validate_connection(
 
 
 def validate_warehouse(
-    db_path: Path, modules: Sequence[ModuleType] = SUITE_MODULES
-) -> list[Outcome]:
-    """Outcomes of every module, in order, on the warehouse file `db_path` (read-only).
-
-    Raises warehouse.WarehouseUnavailable when another process keeps the file locked for
-    longer than a writer waits (the expectations run as a batch job, not a page view).
-    """
-    with warehouse.read_only(db_path, timeout_s=warehouse.WRITER_CONNECT_TIMEOUT_S) as con:
-        return validate_connection(con, modules)
-
-
-def validate_lake(
-    tgt: lake.Target, snapshot: int, modules: Sequence[ModuleType] = SUITE_MODULES
-) -> list[Outcome]:
-    """Outcomes on the lake as of `snapshot` (attached read-only at that version): a load
-    that commits meanwhile does not change what is validated. Raises lake.LakeError."""
-    con = lake.connect(tgt, snapshot=snapshot)
-    try:
-        return validate_connection(con, modules)
-    finally:
-        con.close()
+    wh: Warehouse, modules: Sequence[ModuleType] = SUITE_MODULES
+) -> tuple[list[Outcome], int | None]:
+    """Outcomes of every module on one fixed version of `wh` (`Warehouse.validation_view`: a
+    load committing meanwhile does not change what is validated), and that version's snapshot
+    id where the warehouse keeps versions. Raises WarehouseUnavailable (a file another process
+    keeps locked for longer than a writer waits), LakeError (a lake that cannot be read)."""
+    with wh.validation_view() as (con, version):
+        return validate_connection(con, modules), version

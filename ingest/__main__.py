@@ -5,12 +5,18 @@ dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (a
 writer under the writer lock), `query "SQL"` (read-only ad-hoc SQL), `migrate --to LAKE`
 (copy a warehouse file into a DuckLake) and `reference DIR` (same as `python -m synth
 reference DIR`); see `warehouse/` for why writers queue and the dashboard reads a snapshot.
-Each command lives in `ingest/commands/`.
+The console script `vsan-perf` is the same command line.
+
+This module parses and dispatches; each command lives with the package whose job it runs:
+`load` in `ingest.load_command`, `build`/`locked` in `warehouse.build`, `query` in
+`warehouse.query`, `migrate` in `warehouse.migrate`, `publish` in `expectations.gate`,
+`reference` in `synth.cli`.
 
 `--warehouse` (or PERF_WAREHOUSE) picks the warehouse: a DuckDB file (the default,
 data/warehouse.duckdb) or `ducklake:postgres:<libpq conninfo>` (team mode) with `--data-path`
-(or PERF_LAKE_DATA_PATH) for the lake's data files. The options are copied into the
-environment, so dbt, the expectations and every child process work on the same warehouse.
+(or PERF_LAKE_DATA_PATH) for the lake's data files. It is chosen once, here
+(`warehouse.from_settings`), and handed to the command; child processes (dbt) get it in their
+environment (`Warehouse.child_env`).
 
 Exit status: 0 when nothing was rejected, 1 when some file was rejected (the
 others still load), 2 for a usage error.
@@ -19,7 +25,6 @@ others still load), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,8 +33,10 @@ from rich.console import Console
 from rich.markup import escape
 
 import warehouse
-from ingest.commands import build, load, migrate, query, reference
-from warehouse.lake import LakeError
+from expectations import gate
+from ingest import load_command
+from synth import cli as synth_cli
+from warehouse import build, migrate, query
 
 DB_HELP = "warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)"
 WAREHOUSE_HELP = (
@@ -46,14 +53,19 @@ WRITER_COMMANDS = {
     "locked": "run CMD under the writer lock (it does not publish)",
 }
 
-_Command = Callable[[argparse.Namespace, Console], int]
-COMMANDS: dict[str, _Command] = {
-    "load": load.run,
-    "reference": reference.run,
+# Commands that work on the warehouse get it chosen once (`warehouse.from_settings`); the
+# others choose what they read themselves (`migrate`: a file into the lake of `--to`).
+_OnWarehouse = Callable[[warehouse.Warehouse, argparse.Namespace, Console], int]
+_Standalone = Callable[[argparse.Namespace, Console], int]
+ON_WAREHOUSE: dict[str, _OnWarehouse] = {
+    "load": load_command.run,
     "build": build.build,
-    "publish": build.publish,
+    "publish": gate.publish,
     "locked": build.locked,
     "query": query.run,
+}
+STANDALONE: dict[str, _Standalone] = {
+    "reference": synth_cli.reference,
     "migrate": migrate.run,
 }
 
@@ -156,8 +168,8 @@ def _add_team_commands(commands: argparse._SubParsersAction) -> None:
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
-    except (warehouse.WriterBusy, warehouse.WarehouseUnavailable, LakeError) as exc:
-        # Another writer kept the warehouse past the timeout, or the file cannot be opened.
+    except (warehouse.WriterBusy, warehouse.WarehouseUnavailable, warehouse.LakeError) as exc:
+        # Another writer kept the warehouse past the timeout, or it cannot be opened.
         Console(stderr=True, highlight=False).print(f"[red]error:[/] {escape(str(exc))}")
         return 1
 
@@ -170,18 +182,11 @@ def _main(argv: list[str] | None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "build":
         args.dbt_args = [*unknown, *args.dbt_args]
-    _export_warehouse(args)
     console = Console(stderr=False, highlight=False)
-    return COMMANDS[args.command](args, console)
-
-
-def _export_warehouse(args: argparse.Namespace) -> None:
-    """--warehouse / --data-path into the environment: the one place every module (and
-    every child: dbt, the expectations) reads the warehouse setting from."""
-    if getattr(args, "warehouse", None):
-        os.environ["PERF_WAREHOUSE"] = args.warehouse
-    if getattr(args, "data_path", None) and args.command != "migrate":
-        os.environ["PERF_LAKE_DATA_PATH"] = args.data_path
+    if args.command in STANDALONE:
+        return STANDALONE[args.command](args, console)
+    wh = warehouse.from_settings(args.warehouse, db=args.db, data_path=args.data_path)
+    return ON_WAREHOUSE[args.command](wh, args, console)
 
 
 if __name__ == "__main__":

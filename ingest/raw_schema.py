@@ -5,10 +5,9 @@ The parsers declare their tables (row dataclasses or Arrow schemas in each modul
 file (or a lake) up to date with them. Columns are only ever added: a newer parser version
 may add a column, and rows loaded by an older version keep NULL there.
 
-A warehouse file draws `raw.source_files` ids from the sequence `raw.source_file_seq` (ids in
-load order: the crash tests read a killed load's prefix by id). A lake has no sequences; its
-writer draws random ids (`ingest.writer`) and creates the schema in one transaction, retried
-when another loader created it at the same moment (a DuckLake commit conflict).
+Ids of `raw.source_files` are the warehouse's to draw (`Warehouse.new_source_file_id`). The
+schema is brought up to date in one transaction (`Warehouse.commit`: in a lake one snapshot,
+re-run whole when another loader created it at the same moment).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import pyarrow as pa
 
 from ingest import tables
 from ingest.registry import PARSERS
-from warehouse import lake
+from warehouse import Warehouse
 
 # Every raw row carries the `raw.source_files` id of the file it came from.
 SOURCE_FILE_ID = "_source_file_id"
@@ -85,23 +84,15 @@ def _column(field: pa.Field) -> str:
     return f'"{field.name}" {duckdb_type(field.type)}'
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection, *, in_lake: bool = False) -> None:
-    """Create what is missing of the raw schema; add columns newer parsers declare.
-
-    In a lake, all of it is one transaction (one snapshot), re-run whole when two loaders
-    create the schema at once: the loser's retry finds the tables and adds nothing."""
-    if not in_lake:
-        _create_missing(con, in_lake=False)
-        return
-    lake.run_with_retry(
-        lambda: lake.in_transaction(con, lambda: _create_missing(con, in_lake=True))
-    )
+def ensure_schema(con: duckdb.DuckDBPyConnection, wh: Warehouse) -> None:
+    """Create what is missing of the raw schema; add columns newer parsers declare. One
+    transaction: the loser of two loaders creating it at once re-runs it, finds the tables
+    and adds nothing."""
+    wh.commit(con, lambda: _create_missing(con))
 
 
-def _create_missing(con: duckdb.DuckDBPyConnection, *, in_lake: bool) -> None:
+def _create_missing(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("create schema if not exists raw")
-    if not in_lake:
-        con.execute("create sequence if not exists raw.source_file_seq start 1")
     existing = set(
         con.execute(
             "select table_name, column_name from information_schema.columns "
@@ -122,16 +113,16 @@ def _create_missing(con: duckdb.DuckDBPyConnection, *, in_lake: bool) -> None:
         for f in schema:
             if (name, f.name) not in existing:
                 con.execute(f"alter table raw.{name} add column {_column(f)}")
-    if in_lake:
-        for name in created:
-            _prime(con, name)
+    for name in created:
+        _prime(con, name)
 
 
 # DuckLake 1.5.5 scans a table that never held a row slowly (measured: 50-150 ms a query, 2-4
 # ms once a row was ever inserted), and a loader reads raw.source_files once per file and
 # deletes from every raw table when it replaces a file. A placeholder row inserted and
 # deleted in the transaction that creates the table leaves it empty (in every snapshot) but
-# on the fast path. Id 0 is never a file's (lake ids start at 1).
+# on the fast path. Id 0 is never a file's (ids start at 1). A DuckDB file does not need it
+# and is not harmed by it (once per table, in the creating transaction): one rule for all.
 _PLACEHOLDER_FILE = (
     "insert into raw.source_files values "
     "(0, '', '', '', '', 0, '', '', '{}', '', null, 0, '[]', now())"

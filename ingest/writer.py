@@ -14,40 +14,35 @@ are one file wherever they lie (a copied folder adds nothing); the same bytes un
 labels are another file (one output copied into two labelled folders is two results); a path
 holds one file, so a new load of a path (new bytes, or new labels) replaces its earlier one.
 
-Team mode (a DuckLake, `warehouse.lake`): several loaders on several machines write at once,
-with no unique constraint to stop two of them storing the same file. So the check and the
-write of one identity (its path; its bytes in its HCIBench case) are serialised across
-loaders: `claim` takes PostgreSQL advisory locks on both keys before the check and they are
-held until the batch holding the file is committed (`_IdentityLocks`); a file that is not
-staged (already loaded, or rejected) hands its keys back at once (`release`). A loader never waits
-for a key while holding others: when a key is taken it first commits its batch (releasing
-everything), then waits for the file's keys in sorted order, so two loaders cannot deadlock.
-A commit that loses a DuckLake conflict (a concurrent delete in the same table, say) is re-run
-whole (`lake.run_with_retry`); each commit's snapshot names its files (`_label_snapshot`).
+Where several loaders write at once (a lake: several machines, no unique constraint to stop two
+of them storing the same file), the check and the write of one identity (its path; its bytes in
+its HCIBench case) are serialised across loaders by the warehouse's identity locks
+(`Warehouse.identity_locks`): `claim` takes both keys before the check and they are held until
+the batch holding the file is committed; a file that is not staged (already loaded, or
+rejected) hands its keys back at once (`release`). A loader never waits for a key while holding
+others: when a key is taken it first commits its batch (releasing everything), then waits for
+the file's keys in sorted order, so two loaders cannot deadlock. A warehouse file has one
+writer at a time and needs no such locks. A commit that loses a race is re-run whole
+(`Warehouse.commit`); each commit is labelled with its files (`Warehouse.label_commit`).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-import duckdb
 import pyarrow as pa
 
-import warehouse
 from ingest import tables
 from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
 from ingest.records import Parsed
 from ingest.redaction import redact_table
-from warehouse import lake, serving_lake
-from warehouse.lake import Target
+from warehouse import Warehouse, kill_point
 
 # A large esxtop capture is written on its own rather than held with 99 other files; the
 # byte bound keeps a batch of wide rows (Arrow memory) from growing with the file count.
@@ -113,86 +108,29 @@ def arrow_tables(parsed: Parsed, module: ModuleType) -> dict[str, pa.Table]:
     return arrays
 
 
-class _IdentityLocks:
-    """Team mode: advisory locks on file identities, all in one PostgreSQL session.
-
-    One session for all (a `lake.advisory_lock` connection per key would open two connections
-    per staged file, past `max_connections` with a 100-file batch); released together once the
-    batch is committed, and by PostgreSQL when the process dies (kill -9 leaves no stale lock).
-    """
-
-    def __init__(self, tgt: Target, timeout_s: float) -> None:
-        self._conn = lake.catalog_session(tgt)
-        self._conn.execute(f"set lock_timeout = '{int(timeout_s * 1000)}ms'")
-
-    def try_take(self, keys: list[str]) -> bool:
-        """Take every key now, or return False (keys taken so far stay held)."""
-        query = "select pg_try_advisory_lock(%s)"
-        return all(self._conn.execute(query, [lake.lock_key(k)]).fetchone()[0] for k in keys)
-
-    def take(self, keys: list[str]) -> None:
-        """Wait for the keys, in the order given (sorted by the caller)."""
-        for key in keys:
-            self._conn.execute("select pg_advisory_lock(%s)", [lake.lock_key(key)])
-
-    def release(self, keys: list[str]) -> None:
-        """Give up one hold of each key. PostgreSQL counts a session's holds of a key, so a
-        key another staged file of the batch also holds stays held until the commit."""
-        for key in keys:
-            self._conn.execute("select pg_advisory_unlock(%s)", [lake.lock_key(key)])
-
-    def release_all(self) -> None:
-        self._conn.execute("select pg_advisory_unlock_all()")
-
-    def close(self) -> None:
-        self._conn.close()
-
-
 def identity_keys(path: str, sha256: str, hcibench_case: str | None) -> list[str]:
     """The lock names of a file's two identities, sorted (the one order every loader uses)."""
     return sorted([f"raw-path:{path}", f"raw-content:{sha256}:{hcibench_case or ''}"])
 
 
-# Ids below this belong to warehouse files migrated into the lake (`ingest migrate` refuses a
-# file with larger ids), so a lake load can never draw one of theirs.
-MIGRATED_ID_CEILING = 2**32
-
-
-def _new_lake_id() -> int:
-    """A `raw.source_files` id for the lake: random in [2^32, 2^63). Loaders on other machines
-    share no counter and DuckLake has no sequence; a random 63-bit id needs no coordination,
-    and a million files collide with odds of about 5e-8 (n^2 / 2^64)."""
-    return MIGRATED_ID_CEILING + secrets.randbelow(2**63 - MIGRATED_ID_CEILING)
-
-
 class RawWriter:
-    """The warehouse (a DuckDB file or a lake), opened for writing with the raw schema."""
+    """A warehouse, opened for writing with the raw schema."""
 
-    def __init__(
-        self,
-        where: Path | Target,
-        *,
-        lock_timeout_s: float = warehouse.WRITER_CONNECT_TIMEOUT_S,
-    ) -> None:
-        self.target = where if isinstance(where, Target) else Target(file=where)
-        self._locks: _IdentityLocks | None = None
-        if self.target.is_lake:
-            # Two first ATTACHes of a new lake at once both create DuckLake's catalog tables
-            # and one fails (PostgreSQL: duplicate key in pg_type): loaders attach in turn.
-            with lake.advisory_lock(self.target, "ducklake-attach"):
-                self.con = lake.connect(self.target)
-            self._locks = _IdentityLocks(self.target, warehouse.DEFAULT_WRITER_LOCK_TIMEOUT_S)
-        else:
-            db_path = self.target.file or warehouse.main_path()
-            db_path.parent.mkdir(parents=True, exist_ok=True)
-            self.con = warehouse.connect(db_path, timeout_s=lock_timeout_s)
+    def __init__(self, wh: Warehouse, *, lock_timeout_s: float | None = None) -> None:
+        self.warehouse = wh
+        self.con = wh.connect_writer(timeout_s=lock_timeout_s)
+        try:
+            self._locks = wh.identity_locks()
+        except BaseException:
+            self.con.close()
+            raise
         self.batch_files = _batch_files()
         self.batch_rows = BATCH_ROWS
         self._staged: list[_StagedFile] = []
         self._staged_rows = 0
         self._staged_bytes = 0
         self._prefetched: _Prefetch | None = None
-        ensure_schema(self.con, in_lake=self.target.is_lake)
+        ensure_schema(self.con, wh)
         self._table_names = list(raw_tables())
 
     def close(self) -> None:
@@ -201,30 +139,27 @@ class RawWriter:
             self.flush()
         finally:
             self.con.close()
-            if self._locks is not None:
-                self._locks.close()
+            self._locks.close()
 
     def claim(self, path: str, sha256: str, hcibench_case: str | None) -> None:
         """Before a file's checks (`find_same_content`, `find_by_path`): read what is stored
-        under its identity, once for both. Team mode: first hold the file's identity keys
-        until its batch is committed, so the checks and the write see no other loader's
-        file; a key another loader holds: commit what is staged (releasing every key held),
-        then wait. The file mode has one writer at a time (`warehouse.writer_lock`)."""
-        if self._locks is not None:
-            keys = identity_keys(path, sha256, hcibench_case)
-            if not self._locks.try_take(keys):
-                self.flush()
-                self._locks.take(keys)
+        under its identity, once for both. First hold the file's identity keys until its
+        batch is committed, so the checks and the write see no other loader's file; a key
+        another loader holds: commit what is staged (releasing every key held),
+        then wait (a warehouse with one writer at a time has no identity locks)."""
+        keys = identity_keys(path, sha256, hcibench_case)
+        if not self._locks.try_take(keys):
+            self.flush()
+            self._locks.take(keys)
         self._prefetched = None
         rows = self._stored(path=path, sha256=sha256, hcibench_case=hcibench_case)
         self._prefetched = _Prefetch(path, sha256, hcibench_case, rows)
 
     def release(self, path: str, sha256: str, hcibench_case: str | None) -> None:
-        """Team mode: hand back a claimed file's keys at once when it is not staged (already
-        loaded, or rejected): no write of it is coming, so loaders waiting for those keys
-        need not wait for this batch's commit."""
-        if self._locks is not None:
-            self._locks.release(identity_keys(path, sha256, hcibench_case))
+        """Hand back a claimed file's keys at once when it is not staged (already loaded, or
+        rejected): no write of it is coming, so loaders waiting for those keys need not wait
+        for this batch's commit."""
+        self._locks.release(identity_keys(path, sha256, hcibench_case))
 
     def find_same_content(self, sha256: str, hcibench_case: str | None) -> list[EarlierLoad]:
         """Earlier loads of these bytes in the same context, stored or staged.
@@ -298,8 +233,7 @@ class RawWriter:
             if staged:
                 self._write_all_or_each(staged)
         finally:
-            if self._locks is not None:  # the batch is committed (or rejected): let others in
-                self._locks.release_all()
+            self._locks.release_all()  # the batch is committed (or rejected): let others in
 
     def _write_all_or_each(self, staged: list[_StagedFile]) -> None:
         try:
@@ -315,35 +249,34 @@ class RawWriter:
                     _mark_unstored(one, one_exc)
 
     def _write(self, staged: list[_StagedFile]) -> None:
-        if self.target.is_lake:  # a commit conflict re-runs the whole transaction
-            lake.run_with_retry(lambda: self._write_once(staged))
-        else:
-            self._write_once(staged)
-
-    def _new_id(self) -> int:
-        if self.target.is_lake:
-            return _new_lake_id()
-        (new_id,) = self.con.execute("select nextval('raw.source_file_seq')").fetchone()
-        return int(new_id)
-
-    def _write_once(self, staged: list[_StagedFile]) -> None:
-        lake.in_transaction(self.con, lambda: self._stage_rows(staged))
-        warehouse.kill_point("after_commit")
+        self.warehouse.commit(self.con, lambda: self._stage_rows(staged))
+        kill_point("after_commit")
 
     def _stage_rows(self, staged: list[_StagedFile]) -> None:
         """Inside the transaction: ids, the replaced files' deletes, every row, the label."""
         # Ids are drawn inside the transaction, so a killed load never
         # leaves a used id behind that a re-run would draw again.
         for f in staged:
-            f.new_id = self._new_id()
+            f.new_id = self.warehouse.new_source_file_id(self.con)
         self._delete(sorted({old for f in staged for old in f.old_ids}))
         for name, batch in _rows_by_table(staged).items():
             self._insert(f"raw.{name}", batch)
         files = pa.Table.from_pylist([{"source_file_id": f.new_id, **f.source_row} for f in staged])
         self._insert("raw.source_files", files)
-        if self.target.is_lake:
-            _label_snapshot(self.con, staged)
-        warehouse.kill_point("before_commit")
+        self._label(staged)
+        kill_point("before_commit")
+
+    def _label(self, staged: list[_StagedFile]) -> None:
+        """Name the files this commit holds (a lake's `snapshots()`): author `ingest load`,
+        message `<n> files`, extra info a JSON list of path, sha256 and id."""
+        files = [
+            {"path": f.source_row["path"], "sha256": f.source_row["sha256"],
+             "source_file_id": f.new_id}
+            for f in staged
+        ]  # fmt: skip
+        self.warehouse.label_commit(
+            self.con, "ingest load", f"{len(staged)} files", {"files": files}
+        )
 
     def _delete(self, old_ids: list[int]) -> None:
         """Remove the rows of replaced files (earlier versions, older parsers, other labels)."""
@@ -373,16 +306,6 @@ def _rows_by_table(staged: list[_StagedFile]) -> dict[str, pa.Table]:
         name: tabs[0] if len(tabs) == 1 else pa.concat_tables(tabs, promote_options="default")
         for name, tabs in parts.items()
     }
-
-
-def _label_snapshot(con: duckdb.DuckDBPyConnection, staged: list[_StagedFile]) -> None:
-    """Name the files this commit holds in its snapshot (`lake.snapshots()`): author
-    `ingest load`, message `<n> files`, extra info a JSON list of path, sha256 and id."""
-    files = [
-        {"path": f.source_row["path"], "sha256": f.source_row["sha256"], "source_file_id": f.new_id}
-        for f in staged
-    ]
-    serving_lake.label_commit(con, "ingest load", f"{len(staged)} files", {"files": files})
 
 
 # DuckLake quotes the whole catalog statement that failed, rows of the file included.

@@ -92,41 +92,67 @@ class Generated:
     size_bytes: int
 
 
-def template_columns(path: Path = TEMPLATE) -> list[Column]:
-    """The counters of a real capture with their real mean and whether they vary."""
-    # Read with the product's own parser: the template is what ingest would see.
-    from ingest.parsers import esxtop
-    from ingest.sources import source_for
+# A header cell `\\host\Group(instance)\Counter` (the instance part is optional).
+_HEADER_NAME = re.compile(
+    r"^\\\\(?P<host>[^\\]*)\\(?P<group>[^\\(]*?)(?:\((?P<instance>.*)\))?\\(?P<counter>[^\\]*)$"
+)
+# esxtop's unquoted, space-padded PCPU Power State cells lack the comma after them.
+_MISSING_COMMA = re.compile(rb'(", +[^",]*)(?=")')
 
-    data = path.read_bytes()
-    parsed = esxtop.parse(data, source_for(path.as_posix(), data))
-    counters = parsed.tables["esxtop_counters"].to_pylist()
-    samples = parsed.tables["esxtop_samples"]
-    nrows = parsed.tables["esxtop_captures"][0].sample_count
-    values = np.full((nrows, len(counters)), np.nan)
-    values[
-        samples.column("sample_index").to_numpy(),
-        samples.column("counter_id").to_numpy(),
-    ] = samples.column("value").to_numpy(zero_copy_only=False)
+
+def _cells(line: bytes) -> list[str]:
+    return next(csv.reader([_MISSING_COMMA.sub(rb"\1,", line).decode()]))
+
+
+def _value(cell: str) -> float:
+    try:
+        return float(cell)
+    except ValueError:
+        return math.nan  # empty or malformed: not a value
+
+
+def _names(header: list[str]) -> list[tuple[str, str | None, str | None, str, bool]]:
+    r"""(host, group, instance, counter, padded) per header cell. A padded cell (`   -` after
+    each PCPU Power State block) is not `\\host\...`: it takes the host, group and instance of
+    the column before it, and its own text as the counter."""
+    names: list[tuple[str, str | None, str | None, str, bool]] = []
+    for cell in header:
+        match = _HEADER_NAME.match(cell)
+        if match is None:
+            host, group, instance = names[-1][:3] if names else ("", None, None)
+            names.append((host, group, instance, cell.strip(), True))
+        else:
+            host, group, instance, counter = match.group("host", "group", "instance", "counter")
+            names.append((host, group, instance, counter, False))
+    return names
+
+
+def template_columns(path: Path = TEMPLATE) -> list[Column]:
+    """The counters of a real capture with their real mean and whether they vary.
+
+    Read here, not with the product's parser (synth writes inputs for `ingest`, it does not
+    depend on it); tests/synth checks that both read the template's counters alike. Rows that
+    are cut short (a capture stopped mid-row) are left out, as the parser leaves them out."""
+    lines = [line for line in path.read_bytes().splitlines() if line.strip()]
+    header = _cells(lines[0])[1:]
+    rows = [cells[1:] for cells in map(_cells, lines[1:]) if len(cells) == len(header) + 1]
+    values = np.array([[_value(cell) for cell in row] for row in rows])
     means = np.nanmean(values, axis=0)
     varies = np.nanmax(values, axis=0) != np.nanmin(values, axis=0)
     # Integer counters are written without decimals ("8083"), the others as "0.00".
-    first_row = data.split(b"\n")[1]
-    first_row = re.sub(rb'(", +[^",]*)(?=")', rb"\1,", first_row)
-    cells = next(csv.reader([first_row.decode()]))[1:]
-    is_int = ["." not in cell for cell in cells]
+    is_int = ["." not in cell for cell in rows[0]]
     return [
         Column(
-            host=c["host"],
-            group=c["object_group"],
-            instance=c["instance"],
-            counter=c["counter"],
-            padded=c["is_name_inferred"],
+            host=host,
+            group=group,
+            instance=instance,
+            counter=counter,
+            padded=padded,
             base=float(means[i]),
             varies=bool(varies[i]),
             is_int=is_int[i],
         )
-        for i, c in enumerate(counters)
+        for i, (host, group, instance, counter, padded) in enumerate(_names(header))
     ]
 
 

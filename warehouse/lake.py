@@ -1,366 +1,514 @@
 """Team mode: the warehouse as a DuckLake with its catalog in PostgreSQL.
 
-One setting picks the warehouse (`target()`): `PERF_WAREHOUSE` (or `--warehouse`) is either a
-DuckDB file path (the embedded default) or `ducklake:postgres:<libpq conninfo>`, with
-`PERF_LAKE_DATA_PATH` (or `--data-path`) for the lake's Parquet files. Everything here is for
-the lake; the file mode keeps the rules in `warehouse/__init__.py`.
+`PERF_WAREHOUSE` (or `--warehouse`) = `ducklake:postgres:<libpq conninfo>` and
+`PERF_LAKE_DATA_PATH` (or `--data-path`) for the Parquet files choose it
+(`warehouse.from_settings`). The mechanics (extensions, attaching, retries, advisory locks)
+are in `warehouse.ducklake`; this module is what the lake does as a `Warehouse`.
 
-Extensions
-    The DuckLake and PostgreSQL extensions come as pip packages built for DuckDB 1.5.5 (pinned
-    together in requirements.txt), so nothing is downloaded at run time. DuckDB looks for
-    extensions in `<extension_directory>/<version>/<platform>/<name>.duckdb_extension` and the
-    catalog connector is called `postgres_scanner` there: `extension_directory()` builds that
-    layout once with symbolic links to the packages' files, and every lake connection (ours and
-    dbt's) points `extension_directory` at it with auto-install off.
+Who may write
+    Loaders run side by side, on several machines: no lock for a load; the check-and-write of
+    one file identity is serialised by PostgreSQL advisory locks on its keys
+    (`PgIdentityLocks`). One `dbt build` or publish at a time: the advisory lock `BUILD_LOCK`.
 
-Connections
-    `connect()` opens an in-memory DuckDB with the lake attached as `lake` (the alias is fixed:
-    dbt's views name their catalog, so every reader must attach under the same name) and made
-    the default catalog. `snapshot=` attaches the lake as of one snapshot (time travel, and the
-    dashboard's published version), read-only.
+Publishing
+    The file mode copies a validated file onto a serving snapshot and keeps the latest
+    validation run in a side file. A lake needs neither: every commit is a snapshot, so
+    publishing is one row in `serving.publications` naming the snapshot to serve, and the
+    validation history is the lake's own `data_quality.validation_results` table. The
+    expectations' results and the publication rows are labelled commits (author `expectations`
+    / `publish`) that change no data, so `serving_status()` leaves them out when it asks "did
+    the data change since the served snapshot?"; every other commit (a load, a `dbt build`, an
+    analyst's write) counts.
 
-Concurrency
-    DuckLake has no unique constraints and no sequences, and two transactions that change the
-    same table's metadata may conflict at commit. `run_with_retry()` re-runs a whole
-    transaction on a commit conflict with jittered back-off; `advisory_lock()` takes a
-    PostgreSQL session advisory lock (psycopg, one connection per lock) for work that must not
-    overlap: one loader per file key, one `dbt build` or publish at a time. A session lock dies
-    with its connection, so a loader killed with SIGKILL leaves no stale lock.
+Which snapshot is served
+    The gate validates snapshot S (read as of S: a load committing meanwhile does not change
+    what is validated), appends the results (snapshot S1) and serves S1, so the dashboard's
+    data-quality page shows the run that let the version through. A commit that landed between
+    S and S1 would make S1 hold data nobody validated; then S itself is served (its results are
+    in the history, just not in the served version). Readers see the published snapshot, and
+    the latest one before the first publish (as a file is read until its first publish).
+
+The dashboard's reads
+    The published snapshot is attached read-only once per process and every read takes a
+    cursor on it; whether a newer publication exists is asked at most every `LAKE_CHECK_S`
+    seconds (a page makes thirty reads), and a new one is attached and served from then on.
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime as dt
+import getpass
+import json
 import os
-import random
-import re
-import sys
+import secrets
+import socket
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import duckdb
 
-LAKE_PREFIX = "ducklake:postgres:"
-LAKE_ALIAS = "lake"
-DUCKDB_VERSION = "v" + duckdb.__version__
-# The DuckDB extension name -> the pip package that carries its binary.
-_EXTENSION_PACKAGES = {
-    "ducklake": ("duckdb_extension_ducklake", "ducklake"),
-    "postgres_scanner": ("duckdb_extension_postgres", "postgres"),
-}
-_PASSWORD = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+from warehouse import ducklake
+from warehouse.base import (
+    IdentityLocks,
+    Reader,
+    ServingStatus,
+    ValidationNotRecorded,
+    ValidationReport,
+    Warehouse,
+    WarehouseUnavailable,
+    insert_validation_sql,
+    require_validation_table,
+    rows_by_column,
+)
+from warehouse.ducklake import LAKE_ALIAS, LAKE_PREFIX, LakeAddress, LakeError
 
 T = TypeVar("T")
 
-
-class LakeError(RuntimeError):
-    """The lake cannot be reached or used (PostgreSQL down, extensions missing, bad setting)."""
-
-
-# --- which warehouse ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """The warehouse one command works on: a DuckDB file, or a DuckLake on PostgreSQL."""
-
-    file: Path | None = None  # embedded mode
-    conninfo: str | None = None  # team mode: libpq conninfo of the catalog database
-    data_path: str | None = None  # team mode: where the Parquet files live
-
-    @property
-    def is_lake(self) -> bool:
-        return self.conninfo is not None
-
-    @property
-    def uri(self) -> str:
-        """What PERF_WAREHOUSE holds for this target (a child process gets it verbatim)."""
-        return LAKE_PREFIX + self.conninfo if self.is_lake else str(self.file)
-
-    def describe(self) -> str:
-        """For messages and logs: the password in the conninfo is never printed."""
-        if not self.is_lake:
-            return str(self.file)
-        return f"DuckLake {LAKE_PREFIX}{redact(self.conninfo or '')} (data in {self.data_path})"
+VALIDATION_AUTHOR = "expectations"
+PUBLISH_AUTHOR = "publish"
+_LABELLED = (VALIDATION_AUTHOR, PUBLISH_AUTHOR)  # commits that change no data
+_SNAPSHOTS = f"{LAKE_ALIAS}.snapshots()"
+# Ids below this belong to warehouse files migrated into the lake (`ingest migrate` refuses a
+# file with larger ids), so a lake load can never draw one of theirs.
+MIGRATED_ID_CEILING = 2**32
+# How often the dashboard asks the lake for a newer publication (seconds).
+LAKE_CHECK_S = 3.0
+# How long a failed read waits to learn whether the catalog is still there.
+CATALOG_PROBE_TIMEOUT_S = 5
+# How long a loader waits for another loader's hold of a file identity.
+IDENTITY_LOCK_TIMEOUT_S = 3600.0
 
 
-def redact(conninfo: str) -> str:
-    return _PASSWORD.sub(r"\1***", conninfo)
+def publisher() -> str:
+    """`user@host, pid N`: who published (serving.publications.published_by)."""
+    return f"{getpass.getuser()}@{socket.gethostname()}, pid {os.getpid()}"
 
 
-def target(
-    cli_value: str | None = None,
-    data_path: str | None = None,
-    *,
-    file_default: Path | None = None,
-) -> Target:
-    """The warehouse: `--warehouse`, else PERF_WAREHOUSE, else the file of `--db` /
-    PERF_DUCKDB_PATH / data/warehouse.duckdb (`file_default`, resolved by the caller)."""
-    value = cli_value or os.environ.get("PERF_WAREHOUSE") or ""
-    if value.startswith(LAKE_PREFIX):
-        conninfo = value[len(LAKE_PREFIX) :].strip()
-        if not conninfo:
-            raise LakeError(f"{value!r}: no PostgreSQL conninfo after {LAKE_PREFIX!r}")
-        data = data_path or os.environ.get("PERF_LAKE_DATA_PATH")
-        if not data:
-            raise LakeError(
-                "team mode needs a folder (or object-store URL) for the lake's data files: "
-                "set PERF_LAKE_DATA_PATH or pass --data-path"
-            )
-        if "://" not in data:
-            data = str(Path(data).expanduser().absolute())
-        return Target(conninfo=conninfo, data_path=data.rstrip("/") + "/")
-    if value.startswith("ducklake:"):
-        raise LakeError(
-            f"{value!r}: only DuckLake catalogs in PostgreSQL are supported "
-            f"({LAKE_PREFIX}<conninfo>)"
-        )
-    if value:
-        return Target(file=Path(value).expanduser().absolute())
-    return Target(file=file_default)
-
-
-# --- extensions --------------------------------------------------------------------------
-
-
-def extension_directory() -> Path:
-    """A folder in DuckDB's layout holding the two extensions (links to the pip packages'
-    files), created on first use. PERF_DUCKDB_EXTENSION_DIR overrides where."""
-    override = os.environ.get("PERF_DUCKDB_EXTENSION_DIR")
-    root = Path(override) if override else Path(sys.prefix, "duckdb_extensions")
-    platform = duckdb.execute("pragma platform").fetchone()[0]
-    folder = root / DUCKDB_VERSION / platform
-    for name, (package, stem) in _EXTENSION_PACKAGES.items():
-        link = folder / f"{name}.duckdb_extension"
-        if link.exists():
-            continue
-        source = _package_extension(package, stem)
-        folder.mkdir(parents=True, exist_ok=True)
-        temp = link.with_name(f".{link.name}.{os.getpid()}")
-        temp.unlink(missing_ok=True)
-        temp.symlink_to(source)
-        os.replace(temp, link)  # atomic: concurrent first uses agree
-    return root
-
-
-def _package_extension(package: str, stem: str) -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise LakeError(
-            f"the Python package {package.replace('_', '-')} is not installed "
-            "(bash scripts/setup.sh installs requirements.txt)"
-        )
-    base = Path(next(iter(spec.submodule_search_locations)))
-    path = base / "extensions" / DUCKDB_VERSION / f"{stem}.duckdb_extension"
-    if not path.is_file():
-        raise LakeError(f"{path} is missing: {package} does not match DuckDB {DUCKDB_VERSION}")
-    return path
-
-
-def duckdb_config() -> dict[str, object]:
-    """The configuration of every DuckDB instance that attaches the lake."""
-    from warehouse import DUCKDB_CONFIG
-
-    return {
-        **DUCKDB_CONFIG,
-        "extension_directory": str(extension_directory()),
-        "autoinstall_known_extensions": False,
-        "autoload_known_extensions": True,
-    }
-
-
-# --- connections -------------------------------------------------------------------------
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def attach_sql(tgt: Target, *, read_only: bool = False, snapshot: int | None = None) -> str:
-    options = [f"DATA_PATH {_quote(tgt.data_path or '')}"]
-    if read_only or snapshot is not None:
-        options.append("READ_ONLY")
-    if snapshot is not None:
-        options.append(f"SNAPSHOT_VERSION {int(snapshot)}")
-    return f"ATTACH {_quote(tgt.uri)} AS {LAKE_ALIAS} ({', '.join(options)})"
-
-
-def connect(
-    tgt: Target,
-    *,
-    read_only: bool = False,
-    snapshot: int | None = None,
-    config: dict[str, object] | None = None,
-) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with the lake attached as `lake` and in use."""
-    con = duckdb.connect(":memory:", config={**duckdb_config(), **(config or {})})
-    try:
-        _attach_new_or_existing(con, attach_sql(tgt, read_only=read_only, snapshot=snapshot))
-        con.execute(f"USE {LAKE_ALIAS}")
-    except duckdb.Error as exc:
-        con.close()
-        raise LakeError(f"Cannot open the lake {tgt.describe()}: {redact(str(exc))}") from exc
-    return con
-
-
-def _attach_new_or_existing(con: duckdb.DuckDBPyConnection, sql: str, attempts: int = 5) -> None:
-    """ATTACH; the first ATTACH of a new lake creates DuckLake's catalog tables, and when two
-    processes do it at once one fails on PostgreSQL's unique index (`duplicate key`): by the
-    time it retries, the winner's catalog exists and the ATTACH simply opens it."""
-    for attempt in range(1, attempts + 1):
-        try:
-            con.execute(sql)
-            return
-        except duckdb.Error as exc:
-            if "duplicate key" not in str(exc).lower() or attempt == attempts:
-                raise
-            time.sleep(0.2 * attempt)
-
-
-def current_snapshot(con: duckdb.DuckDBPyConnection) -> int:
-    """The newest snapshot id the connection sees."""
-    (snapshot,) = con.execute(f"select max(snapshot_id) from {LAKE_ALIAS}.snapshots()").fetchone()
-    return int(snapshot)
-
-
-# --- concurrency -------------------------------------------------------------------------
-
-
-def is_conflict(exc: BaseException) -> bool:
-    """A DuckLake commit that lost a race to another transaction (retry it whole)."""
-    text = str(exc).lower()
-    # Two commits at once may also both claim the next snapshot id: PostgreSQL's primary key
-    # on ducklake_snapshot refuses the second (seen with 4 loaders committing file by file).
-    return isinstance(exc, duckdb.Error) and (
-        "conflict" in text
-        or "could not serialize" in text
-        or "concurrent" in text
-        or ("duplicate key" in text and "ducklake_snapshot" in text)
-    )
-
-
-def run_with_retry(work: Callable[[], T], *, attempts: int = 30, first_delay_s: float = 0.05) -> T:
-    """Run `work` (one whole transaction, begun and committed inside it) until it commits
-    without a conflict; the last conflict is raised after `attempts` tries."""
-    delay = first_delay_s
-    for attempt in range(1, attempts + 1):
-        try:
-            return work()
-        except duckdb.Error as exc:
-            if not is_conflict(exc) or attempt == attempts:
-                raise
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 2.0)
-    raise AssertionError("unreachable")
-
-
-def in_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], None]) -> None:
-    """`work` in one transaction, committed, or rolled back when anything fails. A commit
-    that fails (a DuckLake conflict) has ended the transaction already: the rollback is
-    skipped then, so the commit's own error is the one raised (and retried on a conflict)."""
-    con.begin()
-    try:
-        work()
-    except BaseException:
-        con.rollback()
-        raise
-    con.commit()
-
-
-def lock_key(name: str) -> int:
-    """A stable signed 64-bit advisory-lock key for `name` (PostgreSQL's bigint)."""
-    digest = hashlib.sha256(b"vsan-perf:" + name.encode()).digest()
-    return int.from_bytes(digest[:8], "big", signed=True)
-
-
-BUILD_LOCK = "build-or-publish"
-
-
-def catalog_session(tgt: Target, *, connect_timeout_s: int | None = None):  # -> psycopg.Connection
-    """A PostgreSQL session on the lake's catalog database (autocommit) for advisory locks;
-    closing it releases every lock it holds, and so does the death of its process. (psycopg
-    is imported here: team mode only.)"""
-    import psycopg
-
-    timeout = {} if connect_timeout_s is None else {"connect_timeout": connect_timeout_s}
-    try:
-        return psycopg.connect(tgt.conninfo or "", autocommit=True, **timeout)
-    except psycopg.Error as exc:
-        raise LakeError(f"Cannot reach the lake's catalog {tgt.describe()}: {exc}") from exc
-
-
-@contextmanager
-def advisory_lock(tgt: Target, name: str, *, timeout_s: float = 3600.0) -> Iterator[None]:
-    """Hold PostgreSQL's session advisory lock `name` for the block (waits for it)."""
-    conn = catalog_session(tgt)
-    try:
-        key = lock_key(name)
-        deadline = time.monotonic() + timeout_s
-        while not conn.execute("select pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
-            if time.monotonic() > deadline:
-                raise LakeError(f"{name}: another process held the lock for over {timeout_s:g} s")
-            time.sleep(0.1)
-        yield
-    finally:
-        conn.close()  # ends the session: PostgreSQL releases its advisory locks
-
-
-# --- publications: which snapshot the dashboard serves ------------------------------------
-
-# One row per publish that passed validation, in the lake itself (schema `serving`): the
-# dashboard attaches the lake as of the newest row's `snapshot_id`, so it never reads a version
-# that failed the expectations, and a load committed since is invisible until the next publish.
-PUBLICATIONS_DDL = """
-create table if not exists {alias}.serving.publications (
-    snapshot_id bigint not null,          -- the snapshot the dashboard serves
-    validated_snapshot_id bigint not null,  -- the snapshot the expectations read
-    published_at timestamp with time zone not null,
-    published_by varchar not null          -- user@host, pid
-)
-"""
-
-
-def published_snapshot(con: duckdb.DuckDBPyConnection) -> int | None:
-    """The snapshot id of the newest publication the connection sees; None before the first
-    publish (or when the lake has no `serving` schema yet)."""
-    exists = con.execute(
-        "select count(*) from duckdb_tables() where database_name = ? "
-        "and schema_name = 'serving' and table_name = 'publications'",
-        [LAKE_ALIAS],
-    ).fetchone()[0]
-    if not exists:
+def _ns(when: dt.datetime | None) -> int | None:
+    if when is None:
         return None
-    (snapshot,) = con.execute(
-        f"select max(snapshot_id) from {LAKE_ALIAS}.serving.publications"
-    ).fetchone()
-    return None if snapshot is None else int(snapshot)
+    return int(when.timestamp()) * 1_000_000_000 + when.microsecond * 1000
 
 
-def record_publication(
-    con: duckdb.DuckDBPyConnection, snapshot_id: int, validated_snapshot_id: int, by: str
-) -> None:
-    """Append a publication row (its own commit; retried on a conflict by the caller)."""
-    con.execute(f"create schema if not exists {LAKE_ALIAS}.serving")
-    con.execute(PUBLICATIONS_DDL.format(alias=LAKE_ALIAS))
-    con.execute(
-        f"insert into {LAKE_ALIAS}.serving.publications values (?, ?, now(), ?)",
-        [snapshot_id, validated_snapshot_id, by],
-    )
-
-
-def connect_published(tgt: Target, **kwargs: object) -> duckdb.DuckDBPyConnection | None:
-    """A read-only connection to the published snapshot; None before the first publish."""
-    latest = connect(tgt, read_only=True)
-    try:
-        snapshot = published_snapshot(latest)
-    finally:
-        latest.close()
+def snapshot_time_ns(con: duckdb.DuckDBPyConnection, snapshot: int | None) -> int | None:
     if snapshot is None:
         return None
-    return connect(tgt, snapshot=snapshot, **kwargs)  # type: ignore[arg-type]
+    row = con.execute(
+        f"select snapshot_time from {_SNAPSHOTS} where snapshot_id = ?", [snapshot]
+    ).fetchone()
+    return None if row is None else _ns(row[0])
+
+
+def foreign_commits_between(con: duckdb.DuckDBPyConnection, after: int, before: int) -> int:
+    """How many snapshots strictly between `after` and `before`: commits of other writers
+    that a snapshot `before` holds beside what was validated at `after`."""
+    (count,) = con.execute(
+        f"select count(*) from {_SNAPSHOTS} where snapshot_id > ? and snapshot_id < ?",
+        [after, before],
+    ).fetchone()
+    return int(count)
+
+
+def _latest_data_change(con: duckdb.DuckDBPyConnection) -> tuple[int, dt.datetime]:
+    """The newest snapshot that is not a labelled (data-free) commit of ours."""
+    return con.execute(
+        f"select snapshot_id, snapshot_time from {_SNAPSHOTS} "
+        "where coalesce(author, '') not in (?, ?) order by snapshot_id desc limit 1",
+        list(_LABELLED),
+    ).fetchone()
+
+
+def latest_validation(con: duckdb.DuckDBPyConnection) -> ValidationReport | None:
+    """The newest validation run in the lake's history, passed or failed; None before any."""
+    row = con.execute(
+        f"select commit_extra_info from {_SNAPSHOTS} where author = ? "
+        "order by snapshot_id desc limit 1",
+        [VALIDATION_AUTHOR],
+    ).fetchone()
+    if row is None:
+        return None
+    info = json.loads(row[0])
+    run_at = dt.datetime.fromisoformat(info["run_at"])
+    cursor = con.execute(
+        "select * exclude (run_at) from data_quality.validation_results where run_at = ?",
+        [run_at],
+    )
+    names = [d[0] for d in cursor.description]
+    outcomes = tuple(dict(zip(names, r, strict=True)) for r in cursor.fetchall())
+    validated_ns = snapshot_time_ns(con, int(info["validated_snapshot"]))
+    return ValidationReport(run_at=run_at, validated_ns=validated_ns, outcomes=outcomes)
+
+
+def published_or_latest(con: duckdb.DuckDBPyConnection) -> int:
+    """The snapshot a reader serves: the published one, else (nothing published yet) the
+    latest, as a file is read until its first publish."""
+    published = ducklake.published_snapshot(con)
+    return ducklake.current_snapshot(con) if published is None else published
+
+
+# --- identity locks ----------------------------------------------------------------------
+
+
+class PgIdentityLocks(IdentityLocks):
+    """Advisory locks on file identities, all in one PostgreSQL session.
+
+    One session for all (an `advisory_lock` connection per key would open two connections per
+    staged file, past `max_connections` with a 100-file batch); released together once the
+    batch is committed, and by PostgreSQL when the process dies (kill -9 leaves no stale lock).
+    """
+
+    def __init__(self, lake: LakeAddress, timeout_s: float) -> None:
+        self._conn = ducklake.catalog_session(lake)
+        self._conn.execute(f"set lock_timeout = '{int(timeout_s * 1000)}ms'")
+
+    def try_take(self, keys: list[str]) -> bool:
+        query = "select pg_try_advisory_lock(%s)"
+        return all(self._conn.execute(query, [ducklake.lock_key(k)]).fetchone()[0] for k in keys)
+
+    def take(self, keys: list[str]) -> None:
+        for key in keys:
+            self._conn.execute("select pg_advisory_lock(%s)", [ducklake.lock_key(key)])
+
+    def release(self, keys: list[str]) -> None:
+        """PostgreSQL counts a session's holds of a key, so a key another staged file of the
+        batch also holds stays held until the commit."""
+        for key in keys:
+            self._conn.execute("select pg_advisory_unlock(%s)", [ducklake.lock_key(key)])
+
+    def release_all(self) -> None:
+        self._conn.execute("select pg_advisory_unlock_all()")
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+# --- readers -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Kept:
+    """One lake's kept connections: `latest` follows new commits (it answers "which snapshot
+    is published?" and serves reads before the first publish); `served` holds the published
+    snapshot attached."""
+
+    latest: duckdb.DuckDBPyConnection
+    served: duckdb.DuckDBPyConnection
+    snapshot: int | None  # the published snapshot `served` holds; None: nothing published
+    checked_at: float
+
+
+_kept: dict[str, _Kept] = {}  # lake uri -> its kept connections
+_retired: deque[duckdb.DuckDBPyConnection] = deque(maxlen=4)
+_kept_lock = threading.Lock()
+# The lake's serving status, kept LAKE_CHECK_S (uri -> (when, status)).
+_statuses: dict[str, tuple[float, ServingStatus]] = {}
+
+
+class LakeReader(Reader):
+    """The lake's published snapshot (see the module docstring)."""
+
+    def __init__(self, lake: LakeWarehouse) -> None:
+        self.lake = lake
+
+    @property
+    def name(self) -> str:
+        return LAKE_PREFIX + ducklake.redact(self.lake.conninfo)
+
+    def _refresh(self, kept: _Kept) -> None:
+        """Serve the newest publication if it changed since the last check."""
+        probe = kept.latest.cursor()
+        try:
+            published = ducklake.published_snapshot(probe)
+        finally:
+            probe.close()
+        kept.checked_at = time.monotonic()
+        if published == kept.snapshot:
+            return
+        served = kept.latest if published is None else self.lake.connect(snapshot=published)
+        if kept.served is not kept.latest:
+            _retired.append(kept.served)
+        kept.served, kept.snapshot = served, published
+
+    def _kept(self) -> _Kept:
+        uri = self.lake.uri
+        with _kept_lock:
+            kept = _kept.get(uri)
+            try:
+                if kept is None:
+                    latest = self.lake.connect(read_only=True)
+                    kept = _Kept(latest, latest, None, 0.0)
+                    self._refresh(kept)
+                    _kept[uri] = kept
+                elif time.monotonic() - kept.checked_at >= LAKE_CHECK_S:
+                    self._refresh(kept)
+            except (LakeError, duckdb.Error) as exc:
+                _kept.pop(uri, None)  # the next read connects afresh
+                raise self._unreadable(exc) from exc
+            return kept
+
+    def _unreadable(self, reason: Exception) -> WarehouseUnavailable:
+        """What the pages say of a lake they cannot read. PostgreSQL's own message may quote
+        the conninfo: its password is never shown."""
+        return WarehouseUnavailable(
+            f"The team warehouse {self.lake.describe()} cannot be read: "
+            f"{ducklake.redact(str(reason))}"
+        )
+
+    def _raise_if_catalog_is_gone(self, failed: duckdb.Error) -> None:
+        """A read failed: if the catalog cannot be reached (PostgreSQL stopped, network cut)
+        forget the kept connection (the next read connects afresh) and raise what the pages
+        say for an unreadable warehouse; any other error is the query's own."""
+        try:
+            ducklake.catalog_session(self.lake, connect_timeout_s=CATALOG_PROBE_TIMEOUT_S).close()
+        except LakeError as gone:
+            with _kept_lock:
+                _kept.pop(self.lake.uri, None)
+                _statuses.pop(self.lake.uri, None)
+            raise self._unreadable(gone) from failed
+
+    @contextmanager
+    def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        cursor = self._kept().served.cursor()
+        try:
+            cursor.execute(f"USE {LAKE_ALIAS}")
+            yield cursor
+        except duckdb.Error as exc:
+            self._raise_if_catalog_is_gone(exc)
+            raise
+        finally:
+            cursor.close()
+
+    def served_snapshot(self) -> int | None:
+        return self._kept().snapshot
+
+    def attach_config(self) -> dict[str, object]:
+        # DuckLake's ATTACH looks its catalog's credentials up in the persistent secret
+        # storage (also where an object store's keys for the data path live); the console's
+        # statements cannot read or create secrets (warehouse.sql_policy).
+        try:
+            directory = ducklake.extension_directory()
+        except LakeError as exc:
+            raise WarehouseUnavailable(str(exc)) from exc
+        return {"extension_directory": str(directory), "allow_persistent_secrets": True}
+
+    def attach(self, con: duckdb.DuckDBPyConnection, *, snapshot: int | None = None) -> None:
+        """The lake attached read-only as of `snapshot` (None: published, else latest)."""
+        con.execute(ducklake.attach_sql(self.lake, read_only=True))
+        if snapshot is None:
+            snapshot = published_or_latest(con)
+        elif snapshot > ducklake.current_snapshot(con) or snapshot < 0:
+            latest = ducklake.current_snapshot(con)
+            raise WarehouseUnavailable(
+                f"The lake has no snapshot {snapshot} (the latest is {latest}); "
+                "`select snapshot_id, snapshot_time, changes from lake.snapshots()` lists them."
+            )
+        con.execute(f"detach {LAKE_ALIAS}")
+        con.execute(ducklake.attach_sql(self.lake, snapshot=snapshot))
+        con.execute(f"use {LAKE_ALIAS}")
+        data = self.lake.data_path
+        if "://" not in data:  # DuckLake reads its Parquet files through the file system
+            con.execute("set allowed_directories = [" + "'" + data.replace("'", "''") + "']")
+
+    def child_settings(self) -> dict[str, str]:
+        return {"warehouse": self.lake.uri, "data_path": self.lake.data_path}
+
+    def preload(self) -> None:
+        try:
+            con = duckdb.connect(":memory:", config=ducklake.duckdb_config())
+            con.execute("load ducklake; load postgres_scanner")
+            con.close()
+        except (LakeError, duckdb.Error):
+            pass  # the query's own attach reports what is wrong
+
+
+# --- the warehouse -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LakeWarehouse(LakeAddress, Warehouse):
+    """A DuckLake on PostgreSQL (see the module docstring)."""
+
+    def missing_reason(self) -> str | None:
+        return None  # the first ATTACH creates the lake
+
+    def connect(
+        self, *, read_only: bool = False, snapshot: int | None = None
+    ) -> duckdb.DuckDBPyConnection:
+        """An in-memory DuckDB with the lake attached as `lake` and in use."""
+        return ducklake.connect(self, read_only=read_only, snapshot=snapshot)
+
+    def reader(self) -> LakeReader:
+        return LakeReader(self)
+
+    # --- who may write
+
+    @contextmanager
+    def exclusive(self, *, writes: bool) -> Iterator[tuple[int, ...]]:
+        """One build or publish at a time across machines; loads go on meanwhile (each reads
+        and commits its own snapshots). A build marks nothing: its commits are the record."""
+        with ducklake.advisory_lock(self, ducklake.BUILD_LOCK):
+            yield ()
+
+    @contextmanager
+    def loading(self, stored_any: Callable[[], bool]) -> Iterator[None]:
+        yield  # loaders run side by side; what is served changes only at a publish
+
+    def identity_locks(self) -> IdentityLocks:
+        return PgIdentityLocks(self, IDENTITY_LOCK_TIMEOUT_S)
+
+    # --- writing
+
+    def connect_writer(self, *, timeout_s: float | None = None) -> duckdb.DuckDBPyConnection:
+        # Two first ATTACHes of a new lake at once both create DuckLake's catalog tables and
+        # one fails (PostgreSQL: duplicate key in pg_type): writers attach in turn.
+        with ducklake.advisory_lock(self, "ducklake-attach"):
+            return self.connect()
+
+    def new_source_file_id(self, con: duckdb.DuckDBPyConnection) -> int:
+        """Random in [2^32, 2^63): loaders on other machines share no counter and DuckLake has
+        no sequence; a random 63-bit id needs no coordination, and a million files collide
+        with odds of about 5e-8 (n^2 / 2^64)."""
+        return MIGRATED_ID_CEILING + secrets.randbelow(2**63 - MIGRATED_ID_CEILING)
+
+    def commit(self, con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
+        return ducklake.commit(con, work)
+
+    def label_commit(
+        self, con: duckdb.DuckDBPyConnection, author: str, message: str, extra: dict[str, Any]
+    ) -> None:
+        ducklake.label_commit(con, author, message, extra)
+
+    # --- building
+
+    def child_env(self) -> dict[str, str]:
+        return {
+            "PERF_WAREHOUSE": self.uri,
+            "PERF_LAKE_DATA_PATH": self.data_path,
+            # dbt's `lake` profile reads it: the pip packages' extensions, no download
+            "PERF_DUCKDB_EXTENSION_DIR": str(ducklake.extension_directory()),
+        }
+
+    def dbt_args(self) -> list[str]:
+        return ["--target", "lake"]
+
+    # --- the gate
+
+    @contextmanager
+    def validation_view(self) -> Iterator[tuple[duckdb.DuckDBPyConnection, int | None]]:
+        """The newest snapshot when the run starts, attached read-only as of that snapshot."""
+        latest = self.connect(read_only=True)
+        try:
+            snapshot = ducklake.current_snapshot(latest)
+        finally:
+            latest.close()
+        con = self.connect(snapshot=snapshot)
+        try:
+            yield con, snapshot
+        finally:
+            con.close()
+
+    def record_validation(
+        self, run_at: dt.datetime, rows: list[dict[str, Any]], validated: int | None
+    ) -> int | None:
+        """One commit labelled with the snapshot the run validated; no side file (the lake
+        keeps every run, and `serving_status` reads the latest from there)."""
+        failures = sum(r["success"] is False and r["severity"] == "constraint" for r in rows)
+        extra = {
+            "run_at": run_at.isoformat(),
+            "validated_snapshot": validated,
+            "constraint_failures": failures,
+        }
+        message = f"validation of snapshot {validated}: {failures} constraint failures"
+        columns, values = rows_by_column(rows)
+        sql = insert_validation_sql(columns)
+
+        def write(con: duckdb.DuckDBPyConnection) -> None:
+            con.executemany(sql, [(run_at, *v) for v in values])
+
+        try:
+            con = self.connect()
+        except LakeError as exc:
+            raise ValidationNotRecorded(str(exc)) from exc
+        try:
+            require_validation_table(con)
+            return ducklake.commit_labelled(con, (VALIDATION_AUTHOR, message, extra), write)
+        except duckdb.Error as exc:
+            raise ValidationNotRecorded(f"{self.describe()}: {exc}") from exc
+        finally:
+            con.close()
+
+    def publish(self, validated: int | None, recorded: int | None) -> str:
+        """Serve the results' snapshot `recorded` (or `validated` itself, see the module
+        docstring) and record the publication."""
+        if validated is None:
+            raise ValueError("a lake publishes a validated snapshot")
+        con = self.connect()
+        try:
+            served = validated
+            if recorded is not None and foreign_commits_between(con, validated, recorded) == 0:
+                served = recorded
+            extra = {"snapshot_id": served, "validated_snapshot_id": validated}
+            label = (PUBLISH_AUTHOR, f"publish snapshot {served}", extra)
+            by = publisher()
+            # The table's DDL in the same labelled commit: the first publish changes no data.
+            ducklake.commit_labelled(
+                con, label, lambda c: ducklake.record_publication(c, served, validated, by)
+            )
+        finally:
+            con.close()
+        where = self.describe()
+        return f"validated snapshot {validated} and published snapshot {served} of {where}"
+
+    def served(self) -> str | None:
+        con = self.connect(read_only=True)
+        try:
+            snapshot = ducklake.published_snapshot(con)
+        finally:
+            con.close()
+        return None if snapshot is None else f"snapshot {snapshot}"
+
+    def serving_status(self, *, recent_ok: bool = False) -> ServingStatus:
+        """The served snapshot against the newest data: a few catalog queries, so with
+        `recent_ok` (the dashboard) they are asked at most every LAKE_CHECK_S, like the served
+        snapshot. When the lake cannot be asked, an empty status: the page's first read then
+        says what is wrong."""
+        held = _statuses.get(self.uri)
+        if recent_ok and held is not None and time.monotonic() - held[0] < LAKE_CHECK_S:
+            return held[1]
+        try:
+            found = self.status_now()
+        except (LakeError, duckdb.Error):
+            return ServingStatus(self.reader().name, None, None, None, False, None)
+        _statuses[self.uri] = (time.monotonic(), found)
+        kept = _kept.get(self.uri)
+        if kept is not None:
+            # The next read asks again too: the pages' cache is cleared when this status names
+            # a new snapshot, so the reads must not lag behind it.
+            kept.checked_at = 0.0
+        return found
+
+    def status_now(self, con: duckdb.DuckDBPyConnection | None = None) -> ServingStatus:
+        """`serving_status` asked now. `con`: a connection to the lake's newest snapshot to
+        reuse (opening one, ATTACH, is most of the cost). `pending`: some data commit is newer
+        than the served snapshot."""
+        own = con is None
+        con = self.connect(read_only=True) if con is None else con
+        try:
+            served = ducklake.published_snapshot(con)
+            changed_id, changed_at = _latest_data_change(con)
+            return ServingStatus(
+                main=self.describe(),
+                snapshot=None if served is None else f"snapshot {served}",
+                snapshot_as_of_ns=snapshot_time_ns(con, served),
+                main_changed_ns=_ns(changed_at),
+                pending=served is not None and changed_id > served,
+                validation=latest_validation(con),
+            )
+        finally:
+            if own:
+                con.close()

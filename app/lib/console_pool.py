@@ -20,7 +20,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 from app.lib.console_worker import Outcome, Request
-from warehouse.readers import is_lake_name
 
 # Fresh workers kept started ahead, and the most idle workers kept (about 90 MB each): the
 # spares plus one that answered and is reused.
@@ -30,10 +29,11 @@ MAX_IDLE = SPARES + 1
 MAX_USES = 25
 _REPO = Path(__file__).resolve().parents[2]
 _LOCK = threading.Lock()
-# (worker, queries served, serves a lake), warmest first. A worker sets its memory cap at its
-# first request, after mapping the lake's extensions (~850 MB of address space) only if that
-# request is for a lake: a worker of the other kind would abort on its first lake query.
-_idle: list[tuple[subprocess.Popen[str], int, bool]] = []
+# (worker, queries served, the kind of warehouse it reads), warmest first. A worker sets its
+# memory cap at its first request, after preloading what that request's kind of warehouse
+# needs (`Reader.preload`: a lake's extensions, ~850 MB of address space): a worker of another
+# kind would abort on its first query.
+_idle: list[tuple[subprocess.Popen[str], int, str]] = []
 
 
 class NoAnswer(RuntimeError):
@@ -56,23 +56,23 @@ def _spawn() -> subprocess.Popen[str]:
     )
 
 
-def _take(lake: bool) -> tuple[subprocess.Popen[str], int]:
+def _take(kind: str) -> tuple[subprocess.Popen[str], int]:
     """The warmest idle worker of the kind (a new one if none), and spares topped up."""
     with _LOCK:
-        stale = [w for w, _, kind in _idle if kind != lake]
-        _idle[:] = [e for e in _idle if e[0].poll() is None and e[2] == lake]
+        stale = [w for w, _, k in _idle if k != kind]
+        _idle[:] = [e for e in _idle if e[0].poll() is None and e[2] == kind]
         taken = _idle.pop(0)[:2] if _idle else (_spawn(), 0)
         while len(_idle) < SPARES:
-            _idle.append((_spawn(), 0, lake))
-    for worker in stale:  # the dashboard switched modes: the other kind will not be asked
+            _idle.append((_spawn(), 0, kind))
+    for worker in stale:  # the dashboard switched warehouses: the other kind is not asked
         _close(worker)
     return taken
 
 
-def _give_back(worker: subprocess.Popen[str], uses: int, lake: bool) -> None:
+def _give_back(worker: subprocess.Popen[str], uses: int, kind: str) -> None:
     with _LOCK:
         if uses < MAX_USES and len(_idle) < MAX_IDLE:
-            _idle.insert(0, (worker, uses, lake))  # it has imported everything: use it first
+            _idle.insert(0, (worker, uses, kind))  # it has imported everything: use it first
             return
     _close(worker)
 
@@ -99,10 +99,10 @@ def shutdown() -> None:
         _close(worker)
 
 
-def run(request: Request, timeout_s: float) -> Outcome:
-    """`request` answered by a worker; TimedOut (worker killed) or NoAnswer otherwise."""
-    lake = is_lake_name(request.path)
-    worker, uses = _take(lake)
+def run(request: Request, kind: str, timeout_s: float) -> Outcome:
+    """`request` answered by a worker that reads warehouses of `kind` (the reader's class);
+    TimedOut (worker killed) or NoAnswer otherwise."""
+    worker, uses = _take(kind)
     try:
         assert worker.stdin is not None and worker.stdout is not None
         worker.stdin.write(json.dumps(asdict(request)) + "\n")
@@ -124,7 +124,7 @@ def run(request: Request, timeout_s: float) -> Outcome:
     # its allocator holding memory that the next query's cap would count. (A first query
     # maps about 200 MB of DuckDB threads and arenas: 3/4 would retire every worker.)
     if outcome.ok and outcome.headroom_bytes >= request.memory_bytes // 2:
-        _give_back(worker, uses + 1, lake)
+        _give_back(worker, uses + 1, kind)
     else:
         _close(worker)
     return outcome

@@ -13,12 +13,14 @@ the process at the time limit. This process caps itself before it touches the qu
   server never receives more than that.
 
 The capped result goes to the Arrow IPC file named in the request; one JSON line on stdout
-says what was cut, or what went wrong. The request names the warehouse: a file, or in team mode
-the lake and its data folder, read as of the published snapshot (warehouse.readers).
+says what was cut, or what went wrong. The request names the warehouse by its reader's
+settings (`Reader.child_settings`: a file, or a lake and its data folder), read as of the
+published version.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -31,7 +33,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.ipc
 
-from warehouse import WarehouseUnavailable, lake, readers
+import warehouse
+from warehouse import WarehouseUnavailable
 from warehouse.readers import LOCKED_CONFIG, locked_connection
 
 __all__ = ["LOCKED_CONFIG", "Outcome", "Request", "locked_connection", "main", "serve"]
@@ -44,16 +47,15 @@ NICENESS = 10
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    path: str
+    # `Reader.child_settings()`: may hold a lake's password (a pipe to our own child, never
+    # printed), so a worker needs no environment.
+    warehouse: dict[str, str]
     statement: str
     out_path: str
     max_rows: int
     max_bytes: int
     max_cell_chars: int
     memory_bytes: int
-    # Team mode: `path` is the lake's full `ducklake:postgres:<conninfo>` (a pipe to our own
-    # child, never printed) and this its data folder, so a worker needs no environment.
-    data_path: str = ""
 
 
 @dataclass(slots=True)
@@ -142,14 +144,8 @@ def fetch_capped(
     return outcome
 
 
-def _where(request: Request) -> str | lake.Target:
-    if request.data_path and readers.is_lake_name(request.path):
-        return lake.target(request.path, request.data_path)
-    return request.path
-
-
 def run(request: Request) -> Outcome:
-    con = locked_connection(_where(request))
+    con = locked_connection(warehouse.reader_from_settings(request.warehouse))
     try:
         # LIMIT on the lazy relation: rows past max_rows + 1 are never computed.
         relation = con.sql(request.statement).limit(request.max_rows + 1)
@@ -174,18 +170,12 @@ def serve(request: Request) -> Outcome:
         return Outcome(ok=False, error=f"{type(exc).__name__}: {exc}", error_kind="refused")
 
 
-def _map_lake_extensions(path: str) -> None:
-    """Team mode: load the DuckLake and PostgreSQL extensions before the cap is set. Loading
-    them maps about 850 MB of address space (libraries and reservations, barely touched) once
-    per process; counted under the cap, it would leave a query nothing."""
-    if not readers.is_lake_name(path):
-        return
-    try:
-        con = duckdb.connect(":memory:", config=lake.duckdb_config())
-        con.execute("load ducklake; load postgres_scanner")
-        con.close()
-    except (lake.LakeError, duckdb.Error):
-        pass  # the query's own attach reports what is wrong
+def _preload(request: Request) -> None:
+    """Load what attaching needs before the cap is set: a lake's extensions map about 850 MB
+    of address space (libraries and reservations, barely touched) once per process; counted
+    under the cap, they would leave a query nothing."""
+    with contextlib.suppress(WarehouseUnavailable):  # the query's own attach says what is wrong
+        warehouse.reader_from_settings(request.warehouse).preload()
 
 
 def main() -> int:
@@ -196,7 +186,7 @@ def main() -> int:
             break
         request = Request(**json.loads(line))
         if not limit:  # once: the caps are on the whole process, for every query it serves
-            _map_lake_extensions(request.path)
+            _preload(request)
             limit = limit_memory(request.memory_bytes)
             # Queries yield the CPU to the server and to spare workers still starting up.
             os.nice(NICENESS)

@@ -25,11 +25,11 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.ipc
 
+import warehouse
 from app.lib import console_pool
 from app.lib.console_pool import MAX_IDLE, SPARES, shutdown
 from app.lib.console_worker import LOCKED_CONFIG, Outcome, Request, locked_connection
-from warehouse import WarehouseUnavailable, readers
-from warehouse.lake import LakeError
+from warehouse import Reader, WarehouseUnavailable
 from warehouse.readers import csv_text
 from warehouse.sql_policy import QueryRejected, validate
 
@@ -88,11 +88,11 @@ def _notes(outcome: Outcome, max_rows: int, max_bytes: int, max_cell_chars: int)
     return notes
 
 
-def _run_child(request: Request, timeout_s: float, limit_s: float) -> Outcome:
+def _run_child(request: Request, kind: str, timeout_s: float, limit_s: float) -> Outcome:
     """`request` run by a worker process, killed after `timeout_s` (what is left of the
     analyst's `limit_s`)."""
     try:
-        return console_pool.run(request, timeout_s)
+        return console_pool.run(request, kind, timeout_s)
     except console_pool.TimedOut:
         raise QueryRejected(
             f"The query ran longer than the {limit_s:g} s limit and was stopped "
@@ -128,13 +128,13 @@ def run_query(
     try:
         with tempfile.TemporaryDirectory(prefix="sql-console-") as tmp:
             out_path = Path(tmp) / "result.arrow"
-            where, data_path = _warehouse(path)
+            reader = _reader(path)
             request = Request(
-                where, statement, str(out_path), max_rows, max_bytes, max_cell_chars,
-                CHILD_MEMORY_BYTES, data_path,
+                reader.child_settings(), statement, str(out_path), max_rows, max_bytes,
+                max_cell_chars, CHILD_MEMORY_BYTES,
             )  # fmt: skip
             remaining = max(timeout_s - (time.monotonic() - started), 0.1)
-            outcome = _run_child(request, remaining, timeout_s)
+            outcome = _run_child(request, type(reader).__name__, remaining, timeout_s)
             if not outcome.ok:
                 _raise_for(outcome)
             with pa.ipc.open_file(out_path) as ipc:  # read into memory, not mapped
@@ -150,16 +150,10 @@ def run_query(
     )
 
 
-def _warehouse(path: str | Path) -> tuple[str, str]:
-    """The request's warehouse: a file's path; in team mode the lake's full conninfo and its
-    data folder (the reading name hides the password; the worker needs the real one)."""
-    if not readers.is_lake_name(path):
-        return str(path), ""
-    try:
-        tgt = readers.reader_target(path)
-    except LakeError as exc:
-        raise WarehouseUnavailable(str(exc)) from exc
-    return tgt.uri, tgt.data_path or ""
+def _reader(where: str | Path) -> Reader:
+    """The reader the dashboard's name stands for; its child settings carry what the worker
+    needs (a lake's password too: the reading name hides it)."""
+    return warehouse.reader_for(where)
 
 
 def _raise_for(outcome: Outcome) -> None:

@@ -10,7 +10,7 @@ request leaves this machine (a lab without internet gets the complete page) nor 
 click on a bar of the RA chart leads to that bar's run in the run explorer, and a click on a
 collapsed data expander shows its table (sent only then).
 
-Each page's settle time (tests/app/chromium.py: navigation -> script run over, nothing
+Each page's settle time (harness/chromium.py: navigation -> script run over, nothing
 loading, every chart drawn) is printed and written to tests/app/artifacts/settle_times.tsv
 beside a full-page screenshot per page (git-ignored). The targets (2 s on the reference
 dataset, 3 s at 10 M esxtop samples) are measured by benchmarks/bench_dashboard.py, not
@@ -27,7 +27,7 @@ import pytest
 
 from app.lib import provenance
 from app.lib.navigation import PAGES, PageSpec
-from tests.app.chromium import CHROMIUM, HEIGHT, WIDTH, Chromium
+from harness.chromium import CHROMIUM, HEIGHT, WIDTH, Chromium
 
 pytestmark = [
     pytest.mark.slow,

@@ -1,4 +1,5 @@
-"""The dashboard keeps the published snapshot attached between reads (app/lib/db.py).
+"""The dashboard keeps the published snapshot attached between reads (app/lib/db.py, through
+warehouse.file.FileReader).
 
 GIVEN a main warehouse file published to its serving snapshot
 WHEN the dashboard reads the snapshot, a writer changes the main file and publishes again
@@ -14,8 +15,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-import warehouse
 from app.lib import db
+from warehouse import file
 
 
 def _write(main: Path, value: int) -> None:
@@ -32,26 +33,26 @@ def published(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PERF_DUCKDB_PATH", str(main))
     monkeypatch.delenv("PERF_SERVING_PATH", raising=False)
     _write(main, 1)
-    return warehouse.publish(main)
+    return file.publish_copy(main)
 
 
 def test_reads_of_the_snapshot_share_one_kept_connection(published: Path) -> None:
-    assert db.reading_path() == published
+    assert db.reading_path() == str(published)
     assert db.read(published, "select v from marts.t")["v"].to_list() == [1]
-    kept = db._kept[published][1]
+    kept = file._kept[published].con
     assert db.read(published, "select v + 1 as v from marts.t")["v"].to_list() == [2]
-    assert db._kept[published][1] is kept
+    assert file._kept[published].con is kept
     # A view that names the main file's catalog reads through the snapshot too.
     assert db.read(published, "select v from marts.named")["v"].to_list() == [1]
 
 
 def test_a_publish_is_seen_at_once_and_no_writer_waits(published: Path) -> None:
-    main = warehouse.main_path()
+    main = file.main_path()
     assert db.read(published, "select v from marts.t")["v"].to_list() == [1]
     # The dashboard holds the snapshot, never the main file: a writer opens it at once.
-    with warehouse.connect(main, timeout_s=0) as con:
+    with file.connect(main, timeout_s=0) as con:
         con.execute("update marts.t set v = 2")
-    warehouse.publish(main)
+    file.publish_copy(main)
     assert db.read(published, "select v from marts.t")["v"].to_list() == [2]
 
 
@@ -61,8 +62,8 @@ def test_the_main_file_is_read_with_a_short_lived_connection(
     main = tmp_path / "unpublished.duckdb"
     monkeypatch.setenv("PERF_DUCKDB_PATH", str(main))
     _write(main, 7)
-    assert db.reading_path() == main  # nothing published yet
+    assert db.reading_path() == str(main)  # nothing published yet
     assert db.read(main, "select v from marts.t")["v"].to_list() == [7]
-    assert main not in db._kept
-    with warehouse.connect(main, timeout_s=0) as con:  # not held: a writer gets in
+    assert main not in file._kept
+    with file.connect(main, timeout_s=0) as con:  # not held: a writer gets in
         con.execute("update marts.t set v = 8")

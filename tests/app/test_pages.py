@@ -17,7 +17,7 @@ from app.lib.navigation import PAGE_FILES
 from tests.app import figures
 from tests.app.conftest import query
 from tests.reliability._gate import failed_gate_warehouse
-from warehouse import read_validation_report
+from warehouse.file import read_validation_report
 
 APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
 PAGES = list(PAGE_FILES)

@@ -16,23 +16,22 @@ from pathlib import Path
 import pytest
 
 from app import server
-from app.lib import db
-from warehouse import serving_path
+from warehouse import file
 
 
 def test_warm_up_attaches_the_published_snapshot(warehouse_env: Path) -> None:
-    db._kept.clear()
+    file._kept.clear()
     server.warm_up()
-    assert serving_path(warehouse_env) in db._kept
+    assert file.serving_path(warehouse_env) in file._kept
 
 
 def test_warm_up_without_a_warehouse_lets_the_server_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PERF_DUCKDB_PATH", str(tmp_path / "missing.duckdb"))
-    db._kept.clear()
+    file._kept.clear()
     server.warm_up()  # no exception
-    assert db._kept == {}
+    assert file._kept == {}
 
 
 def test_the_server_serves_the_pages_script() -> None:

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-import warehouse as wh
+import warehouse
 from app.lib import console_pool, sql_console
 from app.lib.console_worker import Outcome, Request
 from app.lib.sql_console import QueryRejected, run_query
 from tests.app.conftest import query
 from tests.conftest import ONE_TABLE, marts_warehouse
+from warehouse import file as wh
 
 RUNAWAY = "select levenshtein(repeat('a', 150000), repeat('b', 150000)) as d"
 
@@ -229,11 +230,12 @@ def test_a_worker_is_reused_after_an_answer_and_retired_after_a_failure(
     small_warehouse: Path, tmp_path: Path
 ) -> None:
     def ask(sql: str, max_rows: int = 10) -> Outcome:
+        reader = warehouse.reader_for(small_warehouse)
         request = Request(
-            str(small_warehouse), sql, str(tmp_path / "r.arrow"), max_rows, 2**20, 100,
+            reader.child_settings(), sql, str(tmp_path / "r.arrow"), max_rows, 2**20, 100,
             sql_console.CHILD_MEMORY_BYTES,
         )  # fmt: skip
-        return console_pool.run(request, timeout_s=30)
+        return console_pool.run(request, type(reader).__name__, timeout_s=30)
 
     first = ask("select 1")
     second = ask("select 2")

@@ -18,17 +18,17 @@ import duckdb
 import pandas as pd
 from great_expectations.expectations import Expectation
 
-import warehouse
 from expectations.describe import describe
 from expectations.outcome import CONSTRAINT, Outcome
 from expectations.runner import validate_warehouse
 from expectations.suites import SUITE_MODULES
+from warehouse import REPO_ROOT, FileWarehouse
 
 MODULES: dict[str, ModuleType] = {module.MODEL: module for module in SUITE_MODULES}
 
 # The results table exactly as dbt's on-run-start hook creates it: the macro's SQL without its
 # Jinja, so the tests and dbt cannot disagree about the DDL.
-_LANDING_MACRO = warehouse.REPO_ROOT / "dbt_project" / "macros" / "data_quality.sql"
+_LANDING_MACRO = REPO_ROOT / "dbt_project" / "macros" / "data_quality.sql"
 RESULTS_DDL = re.sub(r"\{#.*?#\}|\{%.*?%\}", "", _LANDING_MACRO.read_text(), flags=re.DOTALL)
 
 
@@ -413,9 +413,15 @@ def failed(outcomes: list[Outcome], severity: str = CONSTRAINT) -> set[str]:
     return {o.expectation for o in outcomes if o.success is False and o.severity == severity}
 
 
+def validated(db: Path, modules: list[ModuleType]) -> list[Outcome]:
+    """The outcomes of `modules` on the warehouse file `db`."""
+    outcomes, _ = validate_warehouse(FileWarehouse(db), modules)
+    return outcomes
+
+
 def validate(tmp_path: Path, module: Any, changes: Tables | None = None) -> list[Outcome]:
     db = build_warehouse(tmp_path / "wh.duckdb", tables_for(module, changes))
-    return validate_warehouse(db, [module])
+    return validated(db, [module])
 
 
 def narrowed(module: ModuleType, expectation: str, severity: str) -> SimpleNamespace:

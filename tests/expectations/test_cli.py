@@ -16,12 +16,12 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-import warehouse
+import warehouse.file
 from expectations.cli import main
 from expectations.outcome import EXIT_NOT_STORED, EXIT_USAGE
-from expectations.store import RESULTS_TABLE
 from expectations.suites import SUITE_MODULES, fct_workload_results
 from tests.expectations.crafted import GOOD, build_warehouse, good_warehouse
+from warehouse.base import VALIDATION_RESULTS as RESULTS_TABLE
 
 
 def _main(db: Path, *args: str) -> tuple[int, str]:
@@ -147,7 +147,7 @@ def test_a_locked_warehouse_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        monkeypatch.setattr(warehouse, "WRITER_CONNECT_TIMEOUT_S", 0.2)
+        monkeypatch.setattr(warehouse.file, "WRITER_CONNECT_TIMEOUT_S", 0.2)
         code, text = _main(db)
     finally:
         holder.kill()

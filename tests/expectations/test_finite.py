@@ -9,10 +9,9 @@ import duckdb
 import pytest
 
 from expectations.outcome import CONSTRAINT, EXIT_CONSTRAINT_FAILED, exit_code
-from expectations.runner import validate_warehouse
 from expectations.suites import SUITE_MODULES
 from expectations.suites._common import FINITE_SUFFIX
-from tests.expectations.crafted import MODULES, build_warehouse, failed, tables_for
+from tests.expectations.crafted import MODULES, build_warehouse, failed, tables_for, validated
 
 MODULE = MODULES["fio_job_directions"]
 # Every suite that range-checks a DOUBLE measure declares its measures in `_FINITE`.
@@ -32,7 +31,7 @@ def _warehouse_with(tmp_path, column: str, value: str):
 def test_nan_iops_row_fails_the_checks(tmp_path):
     db, passes_ge_zero = _warehouse_with(tmp_path, "iops", "nan")
     assert passes_ge_zero is True  # why a `>= 0` check alone lets it through
-    outcomes = validate_warehouse(db, [MODULE])
+    outcomes = validated(db, [MODULE])
     assert "iops_is_finite in [True]" in failed(outcomes, CONSTRAINT)
     assert "iops >= 0" not in failed(outcomes, CONSTRAINT)
     assert exit_code(outcomes) == EXIT_CONSTRAINT_FAILED
@@ -40,7 +39,7 @@ def test_nan_iops_row_fails_the_checks(tmp_path):
 
 def test_nan_latency_row_fails_the_checks(tmp_path):
     db, _ = _warehouse_with(tmp_path, "lat_mean_ns", "nan")
-    assert "lat_mean_ns_is_finite in [True]" in failed(validate_warehouse(db, [MODULE]))
+    assert "lat_mean_ns_is_finite in [True]" in failed(validated(db, [MODULE]))
 
 
 def test_every_range_checked_suite_declares_its_measures():
@@ -62,16 +61,14 @@ def test_nan_in_each_measure_fails_its_finite_check(tmp_path, module: ModuleType
         with duckdb.connect(str(db)) as con:
             con.execute(f"alter table {module.TABLE} alter {column} type double")
             con.execute(f"update {module.TABLE} set {column} = 'nan'::double where rowid = 0")
-        finite_failures = {
-            e for e in failed(validate_warehouse(db, [module])) if FINITE_SUFFIX in e
-        }
+        finite_failures = {e for e in failed(validated(db, [module])) if FINITE_SUFFIX in e}
         assert finite_failures == {f"{column}{FINITE_SUFFIX} in [True]"}, module.MODEL
 
 
 @pytest.mark.parametrize("module", FINITE_MODULES, ids=lambda m: m.MODEL)
 def test_good_rows_pass_the_finite_checks(tmp_path, module: ModuleType):
     db = build_warehouse(tmp_path / "wh.duckdb", tables_for(module, None))
-    outcomes = validate_warehouse(db, [module])
+    outcomes = validated(db, [module])
     finite_outcomes = [o for o in outcomes if FINITE_SUFFIX in o.expectation]
     assert len(finite_outcomes) == len(module._FINITE)
     assert all(o.success for o in finite_outcomes)

@@ -1,4 +1,4 @@
-"""Fixtures for the team-mode tests: a real PostgreSQL per test session (tests/lake/pg_cluster.py)
+"""Fixtures for the team-mode tests: a real PostgreSQL per test session (harness/pg_cluster.py)
 and a fresh lake per test."""
 
 from __future__ import annotations
@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.lake.pg_cluster import PgCluster, PostgresMissing, throwaway_cluster
-from warehouse.lake import LAKE_PREFIX, Target, target
+import warehouse
+from harness.pg_cluster import PgCluster, PostgresMissing, throwaway_cluster
+from warehouse import LakeWarehouse
+from warehouse.ducklake import LAKE_PREFIX
 
 
 @pytest.fixture(scope="session")
@@ -22,6 +24,10 @@ def pg_cluster() -> Iterator[PgCluster]:
 
 
 @pytest.fixture
-def lake_target(pg_cluster: PgCluster, tmp_path: Path) -> Target:
+def lake_target(pg_cluster: PgCluster, tmp_path: Path) -> LakeWarehouse:
     """A new, empty lake: its own catalog database and data folder."""
-    return target(LAKE_PREFIX + pg_cluster.new_database(), str(tmp_path / "lake-data"))
+    wh = warehouse.from_settings(
+        LAKE_PREFIX + pg_cluster.new_database(), data_path=str(tmp_path / "lake-data")
+    )
+    assert isinstance(wh, LakeWarehouse)
+    return wh

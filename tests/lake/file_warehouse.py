@@ -17,8 +17,7 @@ import duckdb
 import pytest
 
 from tests.conftest import SAMPLES
-from warehouse import lake, serving_lake
-from warehouse.lake import Target
+from warehouse import LakeWarehouse, ducklake
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_DIRS = ("fio", "vsan_capacity")
@@ -39,7 +38,7 @@ def file_env(db: Path, **extra: str) -> dict[str, str]:
     }
 
 
-def lake_env(tgt: Target) -> dict[str, str]:
+def lake_env(tgt: LakeWarehouse) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PERF_")}
     return {**env, "PERF_WAREHOUSE": tgt.uri, "PERF_LAKE_DATA_PATH": tgt.data_path or ""}
 
@@ -66,7 +65,7 @@ def built_file_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return _built["db"]
 
 
-def migrate(db: Path, tgt: Target, *extra: str) -> subprocess.CompletedProcess[str]:
+def migrate(db: Path, tgt: LakeWarehouse, *extra: str) -> subprocess.CompletedProcess[str]:
     return ingest(
         ["migrate", "--db", str(db), "--to", tgt.uri, "--data-path", tgt.data_path or "", *extra],
         file_env(db),
@@ -78,20 +77,21 @@ def file_rows(db: Path, sql: str) -> list[tuple]:
         return con.execute(sql).fetchall()
 
 
-def lake_rows(tgt: Target, sql: str) -> list[tuple]:
-    con = lake.connect(tgt, read_only=True)
+def lake_rows(tgt: LakeWarehouse, sql: str) -> list[tuple]:
+    con = ducklake.connect(tgt, read_only=True)
     try:
         return con.execute(sql).fetchall()
     finally:
         con.close()
 
 
-def publish_latest(tgt: Target) -> int:
-    """Serve the lake's latest snapshot (warehouse.serving_lake.publish, without validating:
-    these tests are about what readers see, not the gate); the snapshot now served."""
-    con = lake.connect(tgt)
+def publish_latest(tgt: LakeWarehouse) -> int:
+    """Serve the lake's latest snapshot (`LakeWarehouse.publish`, without validating: these
+    tests are about what readers see, not the gate); the snapshot now served."""
+    con = ducklake.connect(tgt)
     try:
-        snapshot = lake.current_snapshot(con)
+        snapshot = ducklake.current_snapshot(con)
     finally:
         con.close()
-    return serving_lake.publish(tgt, snapshot, None, "test")
+    tgt.publish(snapshot, None)
+    return snapshot

@@ -19,7 +19,7 @@ import duckdb
 
 from tests.conftest import REPO, SAMPLES
 from tests.reliability.conftest import REJECTED_SAMPLES, ingest_env
-from warehouse import lake
+from warehouse import LakeWarehouse, ducklake
 
 # Five formats, 34 files: enough to fill the fio, Vdbench, esxtop, capacity and perf-service
 # marts, small enough that two builds fit the test's minute.
@@ -50,7 +50,7 @@ def split_samples(dest: Path) -> tuple[Path, Path]:
     return halves
 
 
-def lake_env(tgt: lake.Target, work: Path) -> dict[str, str]:
+def lake_env(tgt: LakeWarehouse, work: Path) -> dict[str, str]:
     """A child's environment for team mode; dbt's target and logs under `work`."""
     return ingest_env(
         work / "unused.duckdb",
@@ -174,7 +174,7 @@ def test_two_concurrent_loads_and_a_build_give_the_marts_of_a_single_file_run(
     for proc in builds:
         assert "Completed successfully" in finish(proc)
 
-    con = lake.connect(lake_target, read_only=True)
+    con = ducklake.connect(lake_target, read_only=True)
     con.execute(f"attach '{db}' as single (read_only)")
     lake_marts = mart_relations(con)
     con.execute("use single")

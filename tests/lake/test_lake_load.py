@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 
+import warehouse
 from ingest import writer
 from ingest.label_resolver import LabelResolver
 from ingest.load import load_items
@@ -25,8 +26,7 @@ from ingest.triage import load_member
 from ingest.walk import Member, Walk
 from synth.fio_results import write_benchmark_vms
 from tests.conftest import REPO
-from warehouse import lake
-from warehouse.lake import Target
+from warehouse import FileWarehouse, LakeWarehouse, ducklake
 
 SUMMARY = re.compile(r"(\d+) loaded.*?, (\d+) already loaded.*?(\d+) rejected")
 
@@ -37,13 +37,13 @@ def fio_files(folder: Path, count: int) -> list[Path]:
     return [folder / f"vdb-datastore-0-{i + 1}.json" for i in range(count)]
 
 
-def lake_env(tgt: Target, **extra: str) -> dict[str, str]:
+def lake_env(tgt: LakeWarehouse, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PERF_")}
     env.update(PERF_WAREHOUSE=tgt.uri, PERF_LAKE_DATA_PATH=tgt.data_path or "", **extra)
     return {**env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
 
 
-def start_load(tgt: Target, paths: Iterable[Path], **extra: str) -> subprocess.Popen:
+def start_load(tgt: LakeWarehouse, paths: Iterable[Path], **extra: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "ingest", "load", "--quiet", *map(str, paths)],
         cwd=REPO,
@@ -59,7 +59,7 @@ def finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[int, str]:
     return proc.returncode, out + err
 
 
-def load(tgt: Target, paths: Iterable[Path], **extra: str) -> tuple[int, str]:
+def load(tgt: LakeWarehouse, paths: Iterable[Path], **extra: str) -> tuple[int, str]:
     return finish(start_load(tgt, paths, **extra))
 
 
@@ -70,8 +70,8 @@ def counts(output: str) -> tuple[int, int, int]:
     return int(match[1]), int(match[2]), int(match[3])
 
 
-def read(tgt: Target) -> duckdb.DuckDBPyConnection:
-    return lake.connect(tgt, read_only=True)
+def read(tgt: LakeWarehouse) -> duckdb.DuckDBPyConnection:
+    return ducklake.connect(tgt, read_only=True)
 
 
 def raw_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -99,7 +99,7 @@ def paths_stored(con: duckdb.DuckDBPyConnection) -> list[str]:
     return sorted(p for (p,) in con.execute("select path from raw.source_files").fetchall())
 
 
-def snapshot_count(tgt: Target) -> int:
+def snapshot_count(tgt: LakeWarehouse) -> int:
     with read(tgt) as con:
         return con.execute("select count(*) from lake.snapshots()").fetchone()[0]
 
@@ -123,7 +123,9 @@ def without_ids(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     }
 
 
-def test_two_loaders_at_once_store_every_file_once(lake_target: Target, tmp_path: Path) -> None:
+def test_two_loaders_at_once_store_every_file_once(
+    lake_target: LakeWarehouse, tmp_path: Path
+) -> None:
     files = fio_files(tmp_path / "fio", 36)
     # GIVEN two loaders started at the same moment on 24 files each, 12 of them shared, each
     # committing every 4 files (commits interleave; keys are handed over between batches)
@@ -147,7 +149,7 @@ def test_two_loaders_at_once_store_every_file_once(lake_target: Target, tmp_path
 
     # AND the same files loaded into a warehouse file give the same raw rows, minus ids
     db = tmp_path / "w.duckdb"
-    load_items(db, Walk(files), cli_labels={}, known_paths={str(f) for f in files})
+    load_items(FileWarehouse(db), Walk(files), cli_labels={}, known_paths={str(f) for f in files})
     with duckdb.connect(str(db), read_only=True) as file_con:
         assert without_ids(con) == without_ids(file_con)
 
@@ -161,7 +163,7 @@ def test_two_loaders_at_once_store_every_file_once(lake_target: Target, tmp_path
 
 
 def test_a_changed_file_replaces_its_rows_and_a_rejected_one_changes_nothing(
-    lake_target: Target, tmp_path: Path
+    lake_target: LakeWarehouse, tmp_path: Path
 ) -> None:
     files = fio_files(tmp_path / "fio", 4)
     assert load(lake_target, files)[0] == 0
@@ -200,11 +202,11 @@ def test_a_changed_file_replaces_its_rows_and_a_rejected_one_changes_nothing(
         assert without_ids(con) == after_replace
 
 
-def free_now(tgt: Target, keys: list[str]) -> list[bool]:
+def free_now(tgt: LakeWarehouse, keys: list[str]) -> list[bool]:
     """Per key: whether another PostgreSQL session could take it right now (not waiting)."""
-    with lake.catalog_session(tgt) as other:
+    with ducklake.catalog_session(tgt) as other:
         taken = [
-            other.execute("select pg_try_advisory_lock(%s)", [lake.lock_key(k)]).fetchone()[0]
+            other.execute("select pg_try_advisory_lock(%s)", [ducklake.lock_key(k)]).fetchone()[0]
             for k in keys
         ]
         other.execute("select pg_advisory_unlock_all()")
@@ -212,7 +214,7 @@ def free_now(tgt: Target, keys: list[str]) -> list[bool]:
 
 
 def test_a_file_that_is_not_staged_hands_its_keys_back_before_the_commit(
-    lake_target: Target, tmp_path: Path
+    lake_target: LakeWarehouse, tmp_path: Path
 ) -> None:
     # GIVEN a lake holding one fio output, and a loader in the middle of a batch (nothing
     # committed yet) that met that file again, a new file, a copy of the new file elsewhere
@@ -257,9 +259,9 @@ def identity_keys(path: Path) -> list[str]:
 
 def test_an_unreachable_catalog_is_one_clear_error_without_the_password(tmp_path: Path) -> None:
     files = fio_files(tmp_path / "fio", 1)
-    tgt = lake.target(
+    tgt = warehouse.from_settings(
         "ducklake:postgres:dbname=lake host=127.0.0.1 port=1 user=u password=s3cret-pw",
-        str(tmp_path / "data"),
+        data_path=str(tmp_path / "data"),
     )
     rc, out = load(tgt, files)
     out = out.replace("\n", "")  # the console wraps long lines
@@ -278,8 +280,8 @@ def test_a_lost_snapshot_race_is_retried_and_a_failed_store_does_not_quote_the_r
         '"ducklake_snapshot_pkey"\nDETAIL:  Key (snapshot_id)=(212) already exists.'
     )
     exc = duckdb.TransactionException(text)
-    assert lake.is_conflict(exc)
-    assert not lake.is_conflict(duckdb.TransactionException("duplicate key in table t"))
+    assert ducklake.is_conflict(exc)
+    assert not ducklake.is_conflict(duckdb.TransactionException("duplicate key in table t"))
     outcome = Outcome("/x.json", Status.LOADED, "fio", rows=3)
     writer._mark_unstored(writer._StagedFile(None, [], {}, {}, outcome), exc)
     assert outcome.status == Status.REJECTED and outcome.rows == 0

@@ -13,7 +13,7 @@ import pytest
 from ingest.load import load_items
 from ingest.walk import Walk
 from tests.lake.test_lake_load import counts, fio_files, load, paths_stored, read, rows_by_path
-from warehouse.lake import Target
+from warehouse import FileWarehouse, LakeWarehouse
 
 KILLED = -signal.SIGKILL
 FILES = 12
@@ -28,7 +28,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def clean_rows(corpus: list[Path], tmp_path_factory: pytest.TempPathFactory) -> dict:
     """(raw table, path) -> rows of an uninterrupted load (into a warehouse file)."""
     db = tmp_path_factory.mktemp("clean") / "w.duckdb"
-    load_items(db, Walk(corpus), cli_labels={}, known_paths={str(p) for p in corpus})
+    load_items(FileWarehouse(db), Walk(corpus), cli_labels={}, known_paths={str(p) for p in corpus})
     with duckdb.connect(str(db), read_only=True) as con:
         rows = rows_by_path(con)
     assert len({path for _, path in rows}) == FILES
@@ -45,7 +45,11 @@ def clean_rows(corpus: list[Path], tmp_path_factory: pytest.TempPathFactory) -> 
     ],
 )
 def test_a_killed_loader_leaves_whole_files_and_a_rerun_completes(
-    lake_target: Target, corpus: list[Path], clean_rows: dict, kill_at: str, files_present: int
+    lake_target: LakeWarehouse,
+    corpus: list[Path],
+    clean_rows: dict,
+    kill_at: str,
+    files_present: int,
 ) -> None:
     rc, out = load(lake_target, corpus, PERF_INGEST_KILL=kill_at, PERF_INGEST_BATCH_FILES="4")
     assert rc == KILLED, out

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+import warehouse
 from tests.lake.file_warehouse import built_file_warehouse, file_rows, lake_rows, migrate
-from warehouse import lake
+from warehouse import ducklake
 
 TABLES = (
     "select schema_name, table_name from duckdb_tables() where database_name = current_database()"
@@ -72,12 +73,14 @@ def test_a_missing_file_is_a_clear_error(tmp_path: Path, lake_target) -> None:
     done = migrate(tmp_path / "none.duckdb", lake_target)
     assert done.returncode == 1
     assert "No warehouse file at" in text(done.stderr)
-    with pytest.raises(lake.LakeError, match="does not exist"):  # the lake was never created
+    with pytest.raises(ducklake.LakeError, match="does not exist"):  # the lake was never created
         lake_rows(lake_target, "select 1")
 
 
 def test_an_unreachable_lake_is_a_clear_error(built: Path, tmp_path: Path) -> None:
-    tgt = lake.target("ducklake:postgres:host=127.0.0.1 port=1 dbname=x password=s3", str(tmp_path))
+    tgt = warehouse.from_settings(
+        "ducklake:postgres:host=127.0.0.1 port=1 dbname=x password=s3", data_path=str(tmp_path)
+    )
     done = migrate(built, tgt)
     assert done.returncode == 1
     assert "Cannot reach the lake's catalog" in text(done.stderr)

@@ -1,6 +1,6 @@
 """The publish gate in team mode: `python -m ingest publish` validates one lake snapshot and
 records the publication of its results' snapshot; the dashboard's connection
-(`lake.connect_published`) serves that snapshot, whatever is committed after it, until the
+(`ducklake.connect_published`) serves that snapshot, whatever is committed after it, until the
 next publish; a failing validation publishes nothing.
 
 Real processes on a real PostgreSQL catalog, with fio JSON outputs written by Debian's fio.
@@ -17,7 +17,7 @@ import pytest
 
 from tests.lake.test_lake_build import lake_env, run, start
 from tests.reliability._gate import READ_IOPS
-from warehouse import lake, serving_lake
+from warehouse import LakeWarehouse, ducklake
 
 # The models the fio results need, and the data-quality view: half the project, enough for
 # the suites on raw.fio_* and marts.fct_workload_results (the others report "table missing").
@@ -45,8 +45,8 @@ def fio_output(folder: Path, name: str) -> Path:
     return out
 
 
-def _publications(tgt: lake.Target) -> list[tuple[int, int]]:
-    con = lake.connect(tgt, read_only=True)
+def _publications(tgt: LakeWarehouse) -> list[tuple[int, int]]:
+    con = ducklake.connect(tgt, read_only=True)
     try:
         return con.execute(
             "select snapshot_id, validated_snapshot_id from serving.publications order by 1"
@@ -55,8 +55,8 @@ def _publications(tgt: lake.Target) -> list[tuple[int, int]]:
         con.close()
 
 
-def _served(tgt: lake.Target, sql: str) -> list[tuple]:
-    con = lake.connect_published(tgt)
+def _served(tgt: LakeWarehouse, sql: str) -> list[tuple]:
+    con = ducklake.connect_published(tgt)
     assert con is not None, "nothing published"
     try:
         return con.execute(sql).fetchall()
@@ -65,13 +65,13 @@ def _served(tgt: lake.Target, sql: str) -> list[tuple]:
 
 
 @pytest.fixture
-def published(lake_target: lake.Target, tmp_path: Path) -> tuple[lake.Target, dict, float]:
+def published(lake_target: LakeWarehouse, tmp_path: Path) -> tuple[LakeWarehouse, dict, float]:
     """A lake with one real fio output loaded, built and published: (target, env, its IOPS)."""
     out = fio_output(tmp_path / "fio1", "first.json")
     env = lake_env(lake_target, tmp_path / "work")
     run(env, "load", str(out), "--quiet")
     run(env, "build", *BUILD_FIO)
-    assert lake.connect_published(lake_target) is None  # a build never publishes
+    assert ducklake.connect_published(lake_target) is None  # a build never publishes
     text = run(env, "publish")
     assert "published snapshot" in text
     return lake_target, env, json.loads(out.read_text())["jobs"][0]["read"]["iops"]
@@ -88,7 +88,7 @@ def test_publish_serves_the_validated_snapshot_until_the_next_publish(published,
     runs = _served(tgt, "select count(*), count(*) filter (success = false) "
                         "from marts.data_quality_results")  # fmt: skip
     assert runs[0][0] > 50 and runs[0][1] == 0
-    status = serving_lake.status(tgt)
+    status = tgt.status_now()
     assert status.snapshot == f"snapshot {served}"
     assert not status.unpublished and not status.failed_newer_version
     assert status.validation is not None and status.validation.constraint_failures == 0
@@ -96,11 +96,11 @@ def test_publish_serves_the_validated_snapshot_until_the_next_publish(published,
     # WHEN a second output is loaded after the publish
     run(env, "load", str(fio_output(tmp_path / "fio2", "second.json")), "--quiet")
     # THEN the lake has it, the served snapshot does not, and the status says so
-    latest = lake.connect(tgt, read_only=True)
+    latest = ducklake.connect(tgt, read_only=True)
     assert latest.execute("select count(*) from raw.source_files").fetchone() == (2,)
     latest.close()
     assert _served(tgt, "select count(*) from raw.source_files") == [(1,)]
-    status = serving_lake.status(tgt)
+    status = tgt.status_now()
     assert status.pending and status.unpublished and status.changed_since_validation
 
     # WHEN the lake is built again (dbt replaces every view and table it built before: with
@@ -111,7 +111,7 @@ def test_publish_serves_the_validated_snapshot_until_the_next_publish(published,
     assert len(_publications(tgt)) == 2
     assert _served(tgt, "select count(*) from raw.source_files") == [(2,)]
     assert _served(tgt, "select count(*) from marts.fct_workload_results") == [(2,)]
-    assert not serving_lake.status(tgt).unpublished
+    assert not tgt.status_now().unpublished
 
 
 def test_a_failing_validation_publishes_nothing_and_the_served_snapshot_stays(published):
@@ -119,7 +119,7 @@ def test_a_failing_validation_publishes_nothing_and_the_served_snapshot_stays(pu
     before = _publications(tgt)
     # GIVEN a version whose read IOPS are negative (written the way a faulty model or an
     # analyst's session would: the loader rejects such a file)
-    con = lake.connect(tgt)
+    con = ducklake.connect(tgt)
     con.execute("update raw.fio_job_directions set iops = -iops where direction = 'read'")
     con.close()
     # WHEN it is published
@@ -136,7 +136,7 @@ def test_a_failing_validation_publishes_nothing_and_the_served_snapshot_stays(pu
     assert _publications(tgt) == before
     assert _served(tgt, READ_IOPS) == [(pytest.approx(iops),)]
     # and the dashboard can say a newer version failed: the failing run is in the lake
-    status = serving_lake.status(tgt)
+    status = tgt.status_now()
     assert status.failed_newer_version and status.unpublished
     assert status.validation is not None
     assert status.validation.constraint_failures == int(refusal[1]) >= 1

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import warehouse
 from tests.lake.file_warehouse import (
     built_file_warehouse,
     file_env,
@@ -20,8 +21,7 @@ from tests.lake.file_warehouse import (
     migrate,
     publish_latest,
 )
-from warehouse import lake
-from warehouse.lake import Target
+from warehouse import LakeWarehouse, ducklake
 
 RESULTS = "select result_id, iops from marts.fct_workload_results order by result_id"
 
@@ -32,7 +32,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def published_lake(built: Path, lake_target: Target) -> Target:
+def published_lake(built: Path, lake_target: LakeWarehouse) -> LakeWarehouse:
     """The built file migrated into a new lake, its snapshot published."""
     assert migrate(built, lake_target).returncode == 0
     publish_latest(lake_target)
@@ -49,7 +49,7 @@ def query_json(env: dict[str, str], sql: str, *extra: str) -> list[dict]:
     return json.loads(done.stdout)
 
 
-def test_both_modes_return_the_same_rows(built: Path, published_lake: Target) -> None:
+def test_both_modes_return_the_same_rows(built: Path, published_lake: LakeWarehouse) -> None:
     in_file = query_json(file_env(built), RESULTS)
     in_lake = query_json(lake_env(published_lake), RESULTS)
     expected = file_rows(built, RESULTS)
@@ -58,7 +58,7 @@ def test_both_modes_return_the_same_rows(built: Path, published_lake: Target) ->
     assert [(r["result_id"], r["iops"]) for r in in_lake] == expected
 
 
-def test_csv_and_json_hold_the_values(built: Path, published_lake: Target) -> None:
+def test_csv_and_json_hold_the_values(built: Path, published_lake: LakeWarehouse) -> None:
     sql = (
         "select result_id, iops, started_at, block_size_bytes from marts.fct_workload_results "
         "where started_at is not null order by result_id"
@@ -90,7 +90,7 @@ def test_csv_and_json_hold_the_values(built: Path, published_lake: Target) -> No
     ],
 )
 def test_writes_and_file_access_are_refused_and_the_lake_unchanged(
-    published_lake: Target, sql: str, why: str
+    published_lake: LakeWarehouse, sql: str, why: str
 ) -> None:
     count = "select count(*) from raw.source_files"
     snapshots = "select max(snapshot_id) from lake.snapshots()"
@@ -102,9 +102,9 @@ def test_writes_and_file_access_are_refused_and_the_lake_unchanged(
     assert (lake_rows(published_lake, count), lake_rows(published_lake, snapshots)) == before
 
 
-def test_snapshot_reads_the_older_state(built: Path, published_lake: Target) -> None:
+def test_snapshot_reads_the_older_state(built: Path, published_lake: LakeWarehouse) -> None:
     old = publish_latest(published_lake)
-    writer = lake.connect(published_lake)
+    writer = ducklake.connect(published_lake)
     try:
         writer.execute("delete from marts.fct_workload_results where iops > 100000")
     finally:
@@ -127,13 +127,13 @@ def test_snapshot_reads_the_older_state(built: Path, published_lake: Target) -> 
 
 
 def test_unknown_table_and_unreachable_lake_are_clear_errors(
-    published_lake: Target, tmp_path: Path
+    published_lake: LakeWarehouse, tmp_path: Path
 ) -> None:
     unknown = ingest(["query", "select * from marts.nope"], lake_env(published_lake))
     assert unknown.returncode == 1
     assert "Table with name nope does not exist" in text(unknown.stderr)
-    down = lake.target(
-        "ducklake:postgres:host=127.0.0.1 port=1 dbname=x password=s3", str(tmp_path)
+    down = warehouse.from_settings(
+        "ducklake:postgres:host=127.0.0.1 port=1 dbname=x password=s3", data_path=str(tmp_path)
     )
     gone = ingest(["query", "select 1"], lake_env(down))
     assert gone.returncode == 1

@@ -7,7 +7,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
+import warehouse
+import warehouse.lake
 from app.lib import db, sql_console, ui
+from harness.pg_cluster import throwaway_cluster
 from tests.lake.file_warehouse import (
     built_file_warehouse,
     file_rows,
@@ -15,9 +18,8 @@ from tests.lake.file_warehouse import (
     migrate,
     publish_latest,
 )
-from tests.lake.pg_cluster import throwaway_cluster
-from warehouse import WarehouseUnavailable, lake, readers
-from warehouse.lake import LAKE_PREFIX, Target, target
+from warehouse import LakeWarehouse, WarehouseUnavailable, ducklake, readers
+from warehouse.ducklake import LAKE_PREFIX
 
 COUNT = "select count(*) as n from marts.fct_workload_results"
 BIG = "iops > 100000"
@@ -29,17 +31,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def migrated(built: Path, lake_target: Target, monkeypatch: pytest.MonkeyPatch) -> Target:
+def migrated(
+    built: Path, lake_target: LakeWarehouse, monkeypatch: pytest.MonkeyPatch
+) -> LakeWarehouse:
     """The built file migrated into a new lake, which the app reads (nothing published)."""
     assert migrate(built, lake_target).returncode == 0
     monkeypatch.setenv("PERF_WAREHOUSE", lake_target.uri)
     monkeypatch.setenv("PERF_LAKE_DATA_PATH", lake_target.data_path or "")
-    monkeypatch.setattr(db, "LAKE_CHECK_S", 0.0)  # ask for the newest publication every read
+    monkeypatch.setattr(
+        warehouse.lake, "LAKE_CHECK_S", 0.0
+    )  # ask for the newest publication every read
     return lake_target
 
 
-def write(tgt: Target, sql: str) -> None:
-    con = lake.connect(tgt)
+def write(tgt: LakeWarehouse, sql: str) -> None:
+    con = ducklake.connect(tgt)
     try:
         con.execute(sql)
     finally:
@@ -55,11 +61,11 @@ def counts(built: Path) -> tuple[int, int]:
 
 
 def test_reads_serve_the_published_snapshot_not_a_later_commit(
-    built: Path, migrated: Target
+    built: Path, migrated: LakeWarehouse
 ) -> None:
     total, left = counts(built)
     name = db.reading_path()
-    assert isinstance(name, str) and name.startswith(lake.LAKE_PREFIX)
+    assert isinstance(name, str) and name.startswith(ducklake.LAKE_PREFIX)
     # before the first publish: the latest snapshot, and the "nothing published" notice
     assert db.read(name, COUNT)["n"].to_list() == [total]
     status = db.serving_status()
@@ -81,20 +87,24 @@ def test_reads_serve_the_published_snapshot_not_a_later_commit(
     assert db.served_snapshot(name) == newer
 
 
-def test_reads_keep_the_snapshot_between_checks(built: Path, migrated: Target, monkeypatch) -> None:
+def test_reads_keep_the_snapshot_between_checks(
+    built: Path, migrated: LakeWarehouse, monkeypatch
+) -> None:
     total, left = counts(built)
     name = db.reading_path()
     publish_latest(migrated)
     assert db.read(name, COUNT)["n"].to_list() == [total]
-    monkeypatch.setattr(db, "LAKE_CHECK_S", 3600.0)
+    monkeypatch.setattr(warehouse.lake, "LAKE_CHECK_S", 3600.0)
     write(migrated, f"delete from marts.fct_workload_results where {BIG}")
     publish_latest(migrated)
     assert db.read(name, COUNT)["n"].to_list() == [total]  # not asked again yet
-    monkeypatch.setattr(db, "LAKE_CHECK_S", 0.0)
+    monkeypatch.setattr(warehouse.lake, "LAKE_CHECK_S", 0.0)
     assert db.read(name, COUNT)["n"].to_list() == [left]
 
 
-def test_the_console_reads_the_lake_and_refuses_writes(built: Path, migrated: Target) -> None:
+def test_the_console_reads_the_lake_and_refuses_writes(
+    built: Path, migrated: LakeWarehouse
+) -> None:
     total, _ = counts(built)
     publish_latest(migrated)
     name = str(db.reading_path())
@@ -117,7 +127,7 @@ def test_the_console_reads_the_lake_and_refuses_writes(built: Path, migrated: Ta
     assert lake_rows(migrated, COUNT) == [(total,)]
 
 
-def test_sql_console_page_on_a_lake(built: Path, migrated: Target) -> None:
+def test_sql_console_page_on_a_lake(built: Path, migrated: LakeWarehouse) -> None:
     """tests/app/test_pages.py's console page test, on a migrated and published lake."""
     from tests.app.test_pages import open_page
 
@@ -142,12 +152,16 @@ def test_a_catalog_that_goes_away_is_reported_not_raised(
     the team warehouse cannot be read (the page's message), never a bare duckdb.Error; once
     PostgreSQL is back, reads work again without a restart of the dashboard."""
     with throwaway_cluster() as cluster:
-        tgt = target(LAKE_PREFIX + cluster.new_database(), str(tmp_path / "lake-data"))
+        tgt = warehouse.from_settings(
+            LAKE_PREFIX + cluster.new_database(), data_path=str(tmp_path / "lake-data")
+        )
         assert migrate(built, tgt).returncode == 0
         publish_latest(tgt)
         monkeypatch.setenv("PERF_WAREHOUSE", tgt.uri)
         monkeypatch.setenv("PERF_LAKE_DATA_PATH", tgt.data_path or "")
-        monkeypatch.setattr(db, "LAKE_CHECK_S", 3600.0)  # the kept connection is not re-asked
+        monkeypatch.setattr(
+            warehouse.lake, "LAKE_CHECK_S", 3600.0
+        )  # the kept connection is not re-asked
         name = db.reading_path()
         total = file_rows(built, "select count(*) from marts.fct_workload_results")[0][0]
         assert db.read(name, COUNT)["n"].to_list() == [total]

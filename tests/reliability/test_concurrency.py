@@ -1,7 +1,7 @@
 """The dashboard keeps answering while loads and builds run, and writers never fail because
 of the dashboard or of each other.
 
-Design (warehouse/__init__.py): writers take the advisory lock `<db>.lock` and wait for each
+Design (warehouse/filelock.py): writers take the advisory lock `<db>.lock` and wait for each
 other; `ingest publish` validates and then publishes `<db stem>.serving.duckdb` by atomic
 rename; the dashboard (app/lib/db.py) only ever opens that snapshot read-only.
 """
@@ -19,7 +19,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.reliability.conftest import copy_corpus, ingest_env, loaded_paths, run_ingest
-from warehouse import serving_path
+from warehouse.file import serving_path
 
 # A real dbt build, trimmed to the main mart and what it is built from (tests whose parents
 # are not all selected are left out, or they would fail on models this build skips).
@@ -98,7 +98,8 @@ def _hold_lock(db: Path, seconds: float) -> subprocess.Popen:
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from warehouse import writer_lock\n"
+            "import sys, time; from pathlib import Path\n"
+            "from warehouse.filelock import writer_lock\n"
             f"with writer_lock(Path({str(db)!r})):\n"
             f"    print('held', flush=True); time.sleep({seconds})",
         ],

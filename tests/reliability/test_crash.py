@@ -25,8 +25,8 @@ from tests.reliability.conftest import (
     rows_by_path,
     run_ingest,
 )
-from warehouse import pending_path as pending_marker
-from warehouse import serving_path
+from warehouse.file import pending_path as pending_marker
+from warehouse.file import serving_path
 
 KILLED = -signal.SIGKILL
 

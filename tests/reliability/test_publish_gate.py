@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import warehouse
 from app.lib import ui
 from tests.conftest import REPO
 from tests.reliability._gate import failed_gate_warehouse, fio_json, read_iops
 from tests.reliability.conftest import copy_corpus, ingest_env, query, run_ingest
 from tests.reliability.test_concurrency import DBT_SELECT
+from warehouse import file
 
 APP = REPO / "app" / "streamlit_app.py"
 
@@ -25,10 +25,10 @@ APP = REPO / "app" / "streamlit_app.py"
 def test_failed_validation_keeps_the_last_good_snapshot(tmp_path: Path) -> None:
     # GIVEN a published version, then a newer one with negative read IOPS
     gate = failed_gate_warehouse(tmp_path)
-    db, snapshot = gate.db, warehouse.serving_path(gate.db)
+    db, snapshot = gate.db, file.serving_path(gate.db)
     # THEN `ingest publish` refuses it: exit 1, the failures' summary, the old snapshot kept
     assert gate.publish.returncode == 1, gate.publish.stdout + gate.publish.stderr
-    report = warehouse.read_validation_report(db)
+    report = file.read_validation_report(db)
     assert report is not None and report.constraint_failures >= 1
     assert f"not published: {report.constraint_failures} constraint failures" in " ".join(
         gate.publish.stdout.split()
@@ -44,7 +44,7 @@ def test_failed_validation_keeps_the_last_good_snapshot(tmp_path: Path) -> None:
     ]
     assert iops and iops[0]["severity"] == "constraint" and iops[0]["unexpected_count"] == 1
     # AND the dashboard's status says a newer version failed and where to look
-    status = warehouse.status(db)
+    status = file.status(db)
     assert status.failed_newer_version and not status.changed_since_validation
     notice = ui.serving_notice(status, has_marts=False)
     assert notice is not None and notice.level == "error" and not notice.blocks_data
@@ -58,21 +58,21 @@ def test_load_never_publishes_and_the_dashboard_says_so(tmp_path: Path) -> None:
     first = fio_json(tmp_path / "a")
     assert run_ingest(db, "load", str(first), "--quiet").returncode == 0
     # Nothing is published before the gate ran: the dashboard has nothing validated to show
-    assert not warehouse.serving_path(db).exists()
-    status = warehouse.status(db)
+    assert not file.serving_path(db).exists()
+    status = file.status(db)
     assert status.unpublished and status.pending
     notice = ui.serving_notice(status, has_marts=True)
     assert notice is not None and notice.blocks_data and "`python -m ingest publish`" in notice.text
     assert run_ingest(db, "publish").returncode == 0
-    served = warehouse.serving_path(db).read_bytes()
-    assert ui.serving_notice(warehouse.status(db), has_marts=True) is None
+    served = file.serving_path(db).read_bytes()
+    assert ui.serving_notice(file.status(db), has_marts=True) is None
     # WHEN another file is loaded THEN the snapshot is untouched and the status says why
     second = fio_json(tmp_path / "b", "second.json")
     assert run_ingest(db, "load", str(second), "--quiet").returncode == 0
-    assert warehouse.serving_path(db).read_bytes() == served
+    assert file.serving_path(db).read_bytes() == served
     assert len(query(db, "select * from raw.source_files")) == 2
-    assert len(query(warehouse.serving_path(db), "select * from raw.source_files")) == 1
-    notice = ui.serving_notice(warehouse.status(db), has_marts=True)
+    assert len(query(file.serving_path(db), "select * from raw.source_files")) == 1
+    notice = ui.serving_notice(file.status(db), has_marts=True)
     assert notice is not None and not notice.blocks_data
     assert "Run `python -m ingest publish`" in notice.text
 
@@ -112,7 +112,7 @@ def test_plain_dbt_build_is_shown_after_the_one_command_it_names(
     # AND that command fixes it: validated, published, the marts on the dashboard
     published = run_ingest(db, "publish")
     assert published.returncode == 0, published.stdout + published.stderr
-    served = query(warehouse.serving_path(db), "select count(*) from marts.fct_workload_results")
+    served = query(file.serving_path(db), "select count(*) from marts.fct_workload_results")
     assert served[0][0] == built
     at = _dashboard(db, monkeypatch)
     assert not at.warning and not at.error, [w.value for w in [*at.warning, *at.error]]

@@ -10,7 +10,8 @@ lake as it was, and a re-run starts over):
   the file's to the lake's alias. `ingest build` on the lake rebuilds all of dbt's objects
   anyway (run it, then `ingest publish`): copying them only spares the first build.
 The file's sequence `raw.source_file_seq` has no lake equivalent: a lake draws random ids at or
-above `FILE_ID_CEILING` (ingest.writer), so no later lake load can reuse a migrated id.
+above `FILE_ID_CEILING` (`LakeWarehouse.new_source_file_id`), so no later lake load can reuse a
+migrated id.
 
 A lake that already holds tables is refused unless `--replace` (its schemas are then dropped,
 in the same transaction). The file is read under its writer lock, the lake written under the
@@ -29,10 +30,12 @@ import duckdb
 from rich.console import Console
 from rich.markup import escape
 
-import warehouse
-from ingest.writer import MIGRATED_ID_CEILING
-from warehouse import lake
-from warehouse.lake import LAKE_ALIAS, Target
+from warehouse import ducklake
+from warehouse.ducklake import LAKE_ALIAS
+from warehouse.file import connect as connect_file
+from warehouse.file import main_path
+from warehouse.filelock import writer_lock
+from warehouse.lake import MIGRATED_ID_CEILING, LakeWarehouse
 
 SOURCE_ALIAS = "migrate_source"
 # Ids a warehouse file's sequence handed out stay below this (4 billion files); lake loads draw
@@ -64,32 +67,32 @@ class MigrateError(RuntimeError):
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    source = warehouse.main_path(args.db)
-    tgt = lake.target(args.to, args.data_path)
-    if not tgt.is_lake:
-        message = f"--to must be {lake.LAKE_PREFIX}<conninfo>, not a file"
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]error:[/] {message}")
+    """From the warehouse file of --db / PERF_DUCKDB_PATH into the lake of `--to`."""
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    if not ducklake.is_lake_setting(args.to):
+        errors.print(f"[red]error:[/] --to must be {ducklake.LAKE_PREFIX}<conninfo>, not a file")
         return 2
+    where = ducklake.address(args.to, args.data_path)  # LakeError: ingest's main says so
+    lake = LakeWarehouse(where.conninfo, where.data_path)
+    source = main_path(args.db)
     started = time.monotonic()
     try:
-        with warehouse.writer_lock(source), lake.advisory_lock(tgt, lake.BUILD_LOCK):
-            copied = migrate(source, tgt, replace=args.replace)
+        with writer_lock(source), lake.exclusive(writes=True):
+            copied = migrate(source, lake, replace=args.replace)
     except MigrateError as exc:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"[red]error:[/] {escape(str(exc))}"
-        )
+        errors.print(f"[red]error:[/] {escape(str(exc))}")
         return 1
-    _report(console, copied, source, tgt, time.monotonic() - started)
+    _report(console, copied, source, lake, time.monotonic() - started)
     return 0
 
 
-def migrate(source: Path, tgt: Target, *, replace: bool = False) -> list[Copied]:
+def migrate(source: Path, tgt: LakeWarehouse, *, replace: bool = False) -> list[Copied]:
     """Copy the warehouse file `source` into the lake `tgt` (one transaction)."""
     if not source.is_file():
         raise MigrateError(f"No warehouse file at {source} to migrate (--db or PERF_DUCKDB_PATH).")
-    con = lake.connect(tgt)
+    con = tgt.connect()
     try:
-        warehouse.connect(source, read_only=True).close()  # missing, locked: a clear message
+        connect_file(source, read_only=True).close()  # missing, locked: a clear message
         literal = str(source).replace("'", "''")
         con.execute(f"attach '{literal}' as {SOURCE_ALIAS} (read_only)")
         relations = _relations(con, SOURCE_ALIAS)
@@ -101,13 +104,13 @@ def migrate(source: Path, tgt: Target, *, replace: bool = False) -> list[Copied]
     except duckdb.Error as exc:
         raise MigrateError(
             f"Migrating {source} into {tgt.describe()} failed, the lake is unchanged: "
-            + lake.redact(str(exc))
+            + ducklake.redact(str(exc))
         ) from exc
     finally:
         con.close()
 
 
-def _not_empty(tgt: Target, present: list[Relation]) -> str:
+def _not_empty(tgt: LakeWarehouse, present: list[Relation]) -> str:
     names = ", ".join(f"{r.schema}.{r.name}" for r in present[:5])
     more = f" and {len(present) - 5} more" if len(present) > 5 else ""
     return (
@@ -227,7 +230,7 @@ def _view_in_lake(relation: Relation, file_catalog: str) -> str:
 
 
 def _report(
-    console: Console, copied: list[Copied], source: Path, tgt: Target, seconds: float
+    console: Console, copied: list[Copied], source: Path, tgt: LakeWarehouse, seconds: float
 ) -> None:
     tables = [c for c in copied if c.rows is not None]
     for c in tables:

@@ -18,16 +18,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-import warehouse
-from ingest.commands import USAGE_ERROR
 from ingest.labels import LabelError, parse_label_args
 from ingest.load import load_items
 from ingest.outcomes import LoadSummary, Outcome, Status
 from ingest.walk import ARCHIVE_SEP, Member, Refused, Walk, valid_text
-from warehouse import lake
+from warehouse import Warehouse
+
+USAGE_ERROR = 2
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
     missing = [p for p in args.paths if not p.exists() and not p.is_symlink()]
     if missing:
         console.print(f"[red]error:[/] no such file or folder: {', '.join(map(str, missing))}")
@@ -38,10 +38,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]error:[/] {exc}")
         return USAGE_ERROR
     walk = Walk(args.paths)
-    # A lake when PERF_WAREHOUSE (or --warehouse, copied there) says so, else the file.
-    tgt = lake.target(file_default=warehouse.main_path(args.db))
     summary = load_items(
-        tgt,
+        wh,
         _with_progress(walk, console, quiet=args.quiet),
         cli_labels=cli_labels,
         known_paths=walk.known_paths,

@@ -26,22 +26,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from warehouse import readers
+from warehouse.base import Warehouse
 from warehouse.sql_policy import QueryRejected, validate
 
 DEFAULT_MAX_ROWS = 10_000
 
 
-def run(args: argparse.Namespace, console: Console) -> int:
+def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         statement = validate(args.sql)
     except QueryRejected as exc:
         errors.print(f"[red]refused:[/] {escape(str(exc))}")
         return 1
-    where = readers.reading_name(args.db)
     max_rows = args.max_rows
     # WarehouseUnavailable (no file, lake unreachable, no such snapshot): ingest's main says so.
-    con = readers.locked_connection(where, snapshot=args.snapshot)
+    con = readers.locked_connection(wh.reader(), snapshot=args.snapshot)
     try:
         frame = pl.from_arrow(con.sql(statement).limit(max_rows + 1).arrow())
     except duckdb.Error as exc:
