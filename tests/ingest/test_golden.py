@@ -3,8 +3,9 @@
 Each case is one `tests/ingest/golden/<parser>/<case>.expected.json`, naming its input by a
 path relative to the repository (real samples stay in ../shared/samples) and holding what the
 parser made of it: whether `detect` accepts it, every table's rows as JSON objects and the
-notes, or the ParseError's location and reason. Floats compare with a relative tolerance of
-1e-9; everything else exactly. See golden/README.md before regenerating:
+notes and why the file yields no result when it loads without one, or the ParseError's
+location and reason. Floats compare with a relative tolerance of 1e-9; everything else
+exactly. See golden/README.md before regenerating:
 
     python -m tests.ingest.test_golden --update     # rewrite every case, then review the diff
 """
@@ -130,6 +131,7 @@ def record(parser: str, written: str, hcibench_case: str | None) -> dict[str, An
         result["error"] = {"location": exc.location, "reason": exc.reason}
         return result
     result["notes"] = list(parsed.notes)
+    result["no_result_reason"] = parsed.no_result_reason
     result["tables"] = {
         table: [
             _jsonable({f.name: getattr(row, f.name) for f in dataclasses.fields(row)})
