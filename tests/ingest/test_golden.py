@@ -55,6 +55,12 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
         (FIXTURES / "hcibench" / "invalid", "tests/fixtures/hcibench/invalid"),
     ),
+    "vdbench": (
+        (SAMPLES / "vdbench", "../shared/samples/vdbench"),
+        (FIXTURES / "vdbench" / "valid", "tests/fixtures/vdbench/valid"),
+        (FIXTURES / "vdbench" / "invalid", "tests/fixtures/vdbench/invalid"),
+        (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
+    ),
 }
 PARSERS: dict[str, ModuleType] = {name: REGISTERED[name] for name in INPUT_ROOTS}
 # Inputs a parser must still be shown, though it does not detect them: the job file beside
