@@ -30,9 +30,10 @@ import pytest
 
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
 from ingest.records import ParseError
-from ingest.registry import HEAD_BYTES
+from ingest.registry import HEAD_BYTES, detect_format
 from ingest.registry import PARSERS as REGISTERED
 from ingest.sources import source_for
+from ingest.tables import to_arrow
 from tests.conftest import FIXTURES, REPO, SAMPLES
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -296,6 +297,29 @@ def test_every_input_has_a_golden_file(parser: str) -> None:
     assert not missing, (
         f"no golden file for {missing}: run python -m tests.ingest.test_golden --update"
     )
+
+
+@pytest.mark.parametrize("parser", sorted(PARSERS))
+def test_loader_picks_the_parser_and_its_rows_fit_the_declared_tables(parser: str) -> None:
+    # GIVEN every golden input the parser detects and reads
+    module = PARSERS[parser]
+    for expected_file in sorted(GOLDEN.glob(f"{parser}/*.expected.json")):
+        expected = json.loads(expected_file.read_text(encoding="utf-8"))
+        if not expected["detected"] or "error" in expected:
+            continue
+        path = input_path(expected["input"])
+        data = path.read_bytes()
+        # THEN the registry, trying every parser in its order, picks this one
+        assert detect_format(data[:HEAD_BYTES], path.name) == parser, expected["input"]
+        # AND each table is a declared one whose rows convert to its Arrow schema
+        source = source_for(expected["input"], data, hcibench_case=expected["hcibench_case"])
+        parsed = module.parse(data, source)
+        for table, rows in parsed.tables.items():
+            declared = module.TABLES[table]
+            if isinstance(declared, pa.Schema):
+                assert rows.schema == declared, (expected["input"], table)
+            else:
+                assert to_arrow(declared, rows).num_rows == len(rows), (expected["input"], table)
 
 
 def test_a_value_changed_anywhere_in_a_compact_table_fails() -> None:
