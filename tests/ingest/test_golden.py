@@ -56,6 +56,7 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
         (FIXTURES / "hcibench" / "invalid", "tests/fixtures/hcibench/invalid"),
     ),
+    "esxtop": ((SAMPLES / "esxtop", "../shared/samples/esxtop"),),
     "vdbench": (
         (SAMPLES / "vdbench", "../shared/samples/vdbench"),
         (FIXTURES / "vdbench" / "valid", "tests/fixtures/vdbench/valid"),
