@@ -57,6 +57,10 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "hcibench" / "invalid", "tests/fixtures/hcibench/invalid"),
     ),
     "esxtop": ((SAMPLES / "esxtop", "../shared/samples/esxtop"),),
+    "vsan_observer": (
+        (FIXTURES / "vsan_observer" / "valid", "tests/fixtures/vsan_observer/valid"),
+        (FIXTURES / "vsan_observer" / "invalid", "tests/fixtures/vsan_observer/invalid"),
+    ),
     "vdbench": (
         (SAMPLES / "vdbench", "../shared/samples/vdbench"),
         (FIXTURES / "vdbench" / "valid", "tests/fixtures/vdbench/valid"),
@@ -66,11 +70,16 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
 }
 PARSERS: dict[str, ModuleType] = {name: REGISTERED[name] for name in INPUT_ROOTS}
 # Inputs a parser must still be shown, though it does not detect them: the job file beside
-# the fio samples, an article quoting HCIBench summaries.
+# the fio samples, an article quoting HCIBench summaries, an Observer `_thumb` file (refused by
+# `detect`, rejected by `parse`).
 ALSO_UNDETECTED: dict[str, set[str]] = {
     "fio": {"../shared/samples/fio/generated-locally/fio-3.33__randrw.fio"},
     "hcibench": {
         "../shared/samples/hcibench/cleeistaken_Test-Profiles__Curve-README-with-fio-res-blocks.md"
+    },
+    "vsan_observer": {
+        "tests/fixtures/vsan_observer/valid/vsan-observer-2024-06-08.10-00-00/jsonstats/dom/"
+        "domobj-client-esx01.lab.local_thumb.json"
     },
 }
 
