@@ -61,6 +61,16 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "vsan_observer" / "valid", "tests/fixtures/vsan_observer/valid"),
         (FIXTURES / "vsan_observer" / "invalid", "tests/fixtures/vsan_observer/invalid"),
     ),
+    "vsan_perfsvc": (
+        (SAMPLES / "vsan_perfsvc", "../shared/samples/vsan_perfsvc"),
+        (FIXTURES / "vsan_perfsvc" / "valid", "tests/fixtures/vsan_perfsvc/valid"),
+        (FIXTURES / "vsan_perfsvc" / "invalid", "tests/fixtures/vsan_perfsvc/invalid"),
+    ),
+    "vsan_capacity": (
+        (SAMPLES / "vsan_capacity", "../shared/samples/vsan_capacity"),
+        (FIXTURES / "vsan_capacity" / "valid", "tests/fixtures/vsan_capacity/valid"),
+        (FIXTURES / "vsan_capacity" / "invalid", "tests/fixtures/vsan_capacity/invalid"),
+    ),
     "vdbench": (
         (SAMPLES / "vdbench", "../shared/samples/vdbench"),
         (FIXTURES / "vdbench" / "valid", "tests/fixtures/vdbench/valid"),
