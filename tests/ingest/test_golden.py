@@ -78,7 +78,7 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
     ),
 }
-PARSERS: dict[str, ModuleType] = {name: REGISTERED[name] for name in INPUT_ROOTS}
+PARSERS: dict[str, ModuleType] = dict(REGISTERED)
 # Inputs a parser must still be shown, though it does not detect them: the job file beside
 # the fio samples, an article quoting HCIBench summaries, an Observer `_thumb` file (refused by
 # `detect`, rejected by `parse`).
@@ -317,6 +317,18 @@ def test_every_input_has_a_golden_file(parser: str) -> None:
     assert not missing, (
         f"no golden file for {missing}: run python -m tests.ingest.test_golden --update"
     )
+
+
+def test_every_parser_has_valid_and_invalid_golden_cases() -> None:
+    # A parser added to the registry needs its input roots above and reviewed cases: at least
+    # one file it reads and one it rejects with a located ParseError.
+    assert set(INPUT_ROOTS) == set(PARSERS)
+    for parser in PARSERS:
+        kinds = {
+            "error" in json.loads(p.read_text(encoding="utf-8"))
+            for p in GOLDEN.glob(f"{parser}/*.expected.json")
+        }
+        assert kinds == {False, True}, parser
 
 
 @pytest.mark.parametrize("parser", sorted(PARSERS))
