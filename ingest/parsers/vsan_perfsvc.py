@@ -1,5 +1,59 @@
 """vSAN performance service (vSAN 6.2+, 7, 8 OSA/ESA): `VsanPerfEntityMetricCSV` series.
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import vsan_perfsvc
+    from ingest.sources import source_for
+
+    path = "perf.json"
+    data = open(path, "rb").read()
+    parsed = vsan_perfsvc.parse(data, source_for(path, data))
+    parsed.tables["vsan_perfsvc_samples"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Example
+-------
+Trimmed to one entity, two metrics and three times from the golden case
+`vsan_perfsvc/vsan_perfsvc__generated-locally__pyvmomi-9.1.1.0__VsanPerfEntityMetricCSV_array__
+VmomiJSONEncoder.json` (a `VsanPerfQueryPerf` result as pyVmomi's VmomiJSONEncoder writes it,
+synthetic values; the first row shows every field, the others some):
+
+    $ cat perf.json
+    [
+      {
+        "entityRefId": "cluster-domclient:52b8d0c2-1f9c-4e3a-9d7e-0a1b2c3d4e5f",
+        "sampleInfo": "2026-06-08 12:00:00,2026-06-08 12:05:00,2026-06-08 12:10:00",
+        "value": [
+          {
+            "metricId": {
+              "label": "iopsRead",
+              "metricsCollectInterval": 300
+            },
+            "values": "41210,41388,41007"
+          },
+          {
+            "metricId": {
+              "label": "latencyAvgRead",
+              "metricsCollectInterval": 300
+            },
+            "values": "812,805,826"
+          }
+        ]
+      }
+    ]
+
+    vsan_perfsvc_samples: 6 rows
+      {"source_kind": "api_json", "entity_type": "cluster-domclient",
+       "entity_id": "52b8d0c2-1f9c-4e3a-9d7e-0a1b2c3d4e5f", "metric": "iopsRead",
+       "powercli_name": null, "sampled_at": "2026-06-08T12:00:00+00:00", "value": 41210.0,
+       "unit": "IO/s", "collect_interval_s": 300, "is_client_local_time": false}
+      {"metric": "iopsRead", "sampled_at": "2026-06-08T12:05:00+00:00", "value": 41388.0}
+      {"metric": "iopsRead", "sampled_at": "2026-06-08T12:10:00+00:00", "value": 41007.0}
+      {"metric": "latencyAvgRead", "sampled_at": "2026-06-08T12:00:00+00:00", "value": 812.0}
+      {"metric": "latencyAvgRead", "sampled_at": "2026-06-08T12:05:00+00:00", "value": 805.0}
+      {"metric": "latencyAvgRead", "sampled_at": "2026-06-08T12:10:00+00:00", "value": 826.0}
+
 Inputs (detected from content):
 
 * JSON list of `VsanPerfEntityMetricCSV` (the result of `VsanPerformanceManager.VsanPerfQueryPerf`)

@@ -2,6 +2,8 @@ r"""esxtop sample times that step backwards or repeat: no invented days, no samp
 
 Cases are the real captures in ../shared/samples/esxtop with their rows reordered, repeated or
 their time-only stamps shifted at run time; expected times and values are read from the files.
+The captures as written (in order, Excel stamps sharing a minute: all reliable) are golden cases
+(tests/ingest/golden/esxtop).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from tests.ingest.conftest import parse_bytes
 ESXTOP = SAMPLES / "esxtop"
 BIG = (ESXTOP / "rach-sharp_esxtopd__esxtop-data.csv").read_bytes()
 CR_ONLY = (ESXTOP / "gsliu_VisualEsxtopOnline__origincsv-cr-only-lineends.csv").read_bytes()
-EXCEL = (ESXTOP / "gsliu_VisualEsxtopOnline__origincsvfile-excel-resaved.csv").read_bytes()
 TOTAL_UTIL = r"\Physical Cpu(_Total)\% Util Time"
 UTC = dt.UTC
 EPOCH = dt.date(1970, 1, 1)
@@ -170,20 +171,6 @@ def test_dated_capture_stepping_back_keeps_file_order():
         "'04/24/2018 10:49:22'): samples kept in file order, no day added"
     )
     assert capture.last_sampled_at == dt.datetime(2018, 4, 24, 10, 49, 22, tzinfo=UTC)
-
-
-def test_excel_minute_stamps_sharing_a_minute_are_all_kept():
-    parsed = parse_bytes(esxtop, EXCEL, "/drop/excel.csv")
-    capture = _capture(parsed)
-    assert (capture.sample_count, capture.timestamp_resolution_s) == (514, 60)
-    assert (capture.times_reliable, capture.times_note) == (True, None)
-    assert not [n for n in parsed.notes if "unreliable" in n]
-
-
-def test_real_samples_in_order_are_reliable():
-    for data in (BIG, CR_ONLY):
-        capture = _capture(parse_bytes(esxtop, data, "/drop/real.csv"))
-        assert (capture.times_reliable, capture.times_note) == (True, None)
 
 
 def test_dated_row_repeated_after_later_rows_is_dropped_not_a_step_back():

@@ -1,10 +1,12 @@
-"""Golden-file parser tests: every fio and HCIBench input, parsed, equals its reviewed record.
+"""Golden-file parser tests: every parser's inputs, parsed, equal their reviewed records.
 
 Each case is one `tests/ingest/golden/<parser>/<case>.expected.json`, naming its input by a
 path relative to the repository (real samples stay in ../shared/samples) and holding what the
-parser made of it: whether `detect` accepts it, every table's rows as JSON objects and the
-notes, or the ParseError's location and reason. Floats compare with a relative tolerance of
-1e-9; everything else exactly. See golden/README.md before regenerating:
+parser made of it: whether `detect` accepts it, every table's rows as JSON objects, the notes
+and why the file yields no result when it loads without one, or the ParseError's location and
+reason. A table longer than ROW_LIMIT rows is kept compact: its row count, a digest of every
+column and its first and last rows (golden/README.md says why). Floats compare with a relative
+tolerance of 1e-9; everything else exactly. See golden/README.md before regenerating:
 
     python -m tests.ingest.test_golden --update     # rewrite every case, then review the diff
 """
@@ -15,6 +17,7 @@ import argparse
 import dataclasses
 import datetime as dt
 import enum
+import hashlib
 import json
 import math
 from collections.abc import Iterator
@@ -22,18 +25,25 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
-from ingest.parsers import fio, hcibench
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
 from ingest.records import ParseError
-from ingest.registry import HEAD_BYTES
+from ingest.registry import HEAD_BYTES, detect_format
+from ingest.registry import PARSERS as REGISTERED
 from ingest.sources import source_for
+from ingest.tables import to_arrow
 from tests.conftest import FIXTURES, REPO, SAMPLES
 
 GOLDEN = Path(__file__).parent / "golden"
-PARSERS: dict[str, ModuleType] = {"fio": fio, "hcibench": hcibench}
 REL_TOLERANCE = 1e-9
+# A table with more rows than this is written compact (see `compact`); the largest full table
+# is a fio json+ latency histogram (1,252 rows), the smallest compact one an esxtop capture's
+# 5,654 cells or a Vdbench run of 2,280 intervals.
+ROW_LIMIT = 2000
+EDGE_ROWS = 5  # rows written in full at each end of a compact table
+DIGEST_HEX = 16  # first 64 bits of a column's sha256
 # Where each parser's inputs come from: (folder, how it is written in an expected file).
 # Every file below these folders that the parser detects has a case (checked below).
 INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
@@ -46,12 +56,41 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
         (FIXTURES / "hcibench" / "invalid", "tests/fixtures/hcibench/invalid"),
     ),
+    "esxtop": ((SAMPLES / "esxtop", "../shared/samples/esxtop"),),
+    "vsan_observer": (
+        (FIXTURES / "vsan_observer" / "valid", "tests/fixtures/vsan_observer/valid"),
+        (FIXTURES / "vsan_observer" / "invalid", "tests/fixtures/vsan_observer/invalid"),
+    ),
+    "vsan_perfsvc": (
+        (SAMPLES / "vsan_perfsvc", "../shared/samples/vsan_perfsvc"),
+        (FIXTURES / "vsan_perfsvc" / "valid", "tests/fixtures/vsan_perfsvc/valid"),
+        (FIXTURES / "vsan_perfsvc" / "invalid", "tests/fixtures/vsan_perfsvc/invalid"),
+    ),
+    "vsan_capacity": (
+        (SAMPLES / "vsan_capacity", "../shared/samples/vsan_capacity"),
+        (FIXTURES / "vsan_capacity" / "valid", "tests/fixtures/vsan_capacity/valid"),
+        (FIXTURES / "vsan_capacity" / "invalid", "tests/fixtures/vsan_capacity/invalid"),
+    ),
+    "vdbench": (
+        (SAMPLES / "vdbench", "../shared/samples/vdbench"),
+        (FIXTURES / "vdbench" / "valid", "tests/fixtures/vdbench/valid"),
+        (FIXTURES / "vdbench" / "invalid", "tests/fixtures/vdbench/invalid"),
+        (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
+    ),
 }
+PARSERS: dict[str, ModuleType] = dict(REGISTERED)
 # Inputs a parser must still be shown, though it does not detect them: the job file beside
-# the fio samples, and an article quoting HCIBench summaries.
-ALSO_UNDETECTED = {
-    "fio-3.33__randrw.fio",
-    "cleeistaken_Test-Profiles__Curve-README-with-fio-res-blocks.md",
+# the fio samples, an article quoting HCIBench summaries, an Observer `_thumb` file (refused by
+# `detect`, rejected by `parse`).
+ALSO_UNDETECTED: dict[str, set[str]] = {
+    "fio": {"../shared/samples/fio/generated-locally/fio-3.33__randrw.fio"},
+    "hcibench": {
+        "../shared/samples/hcibench/cleeistaken_Test-Profiles__Curve-README-with-fio-res-blocks.md"
+    },
+    "vsan_observer": {
+        "tests/fixtures/vsan_observer/valid/vsan-observer-2024-06-08.10-00-00/jsonstats/dom/"
+        "domobj-client-esx01.lab.local_thumb.json"
+    },
 }
 
 
@@ -93,8 +132,8 @@ def _candidate_inputs(parser: str) -> Iterator[tuple[str, str]]:
 
 def _belongs(parser: str, written: str) -> bool:
     path = input_path(written)
-    return PARSERS[parser].detect(path.read_bytes()[:HEAD_BYTES], path.name) or (
-        path.name in ALSO_UNDETECTED and written.startswith("../shared/samples/" + parser)
+    return written in ALSO_UNDETECTED.get(parser, ()) or PARSERS[parser].detect(
+        path.read_bytes()[:HEAD_BYTES], path.name
     )
 
 
@@ -113,15 +152,58 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def record(parser: str, written: str, hcibench_case: str | None) -> dict[str, Any]:
-    """What `parser` makes of the input: detection, then tables and notes or the error."""
-    path = input_path(written)
-    data = path.read_bytes()
-    module = PARSERS[parser]
+def rows_as_json(rows: list[Any] | pa.Table) -> list[dict[str, Any]]:
+    """A table's rows as JSON objects: dataclass rows field by field, Arrow tables row by row."""
+    if isinstance(rows, pa.Table):
+        return [_jsonable(row) for row in rows.to_pylist()]
+    return [
+        _jsonable({f.name: getattr(row, f.name) for f in dataclasses.fields(row)}) for row in rows
+    ]
+
+
+def _digest_text(value: Any) -> Any:
+    """A value as the digest reads it: floats to 12 significant digits (a last-bit difference
+    in float arithmetic is no change, any real change is), tagged so 5.0 is not 5 or "5.0"."""
+    if isinstance(value, float):
+        return f"<float {value:.12g}>"
+    if isinstance(value, dict):
+        return {k: _digest_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_digest_text(v) for v in value]
+    return value
+
+
+def column_digest(values: list[Any]) -> str:
+    """A digest of one column, its values in row order."""
+    text = json.dumps([_digest_text(v) for v in values], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_HEX]
+
+
+def compact(rows: list[dict[str, Any]]) -> list[dict[str, Any]] | dict[str, Any]:
+    """The rows in full up to ROW_LIMIT; past it, the row count, one digest per column over
+    every row (so a value changed anywhere fails and the message names its column) and the
+    first and last EDGE_ROWS rows in full, for the reviewer to read."""
+    if len(rows) <= ROW_LIMIT:
+        return rows
+    columns = list(rows[0])
+    return {
+        "row_count": len(rows),
+        "column_digests": {c: column_digest([row[c] for row in rows]) for c in columns},
+        "first_rows": rows[:EDGE_ROWS],
+        "last_rows": rows[-EDGE_ROWS:],
+    }
+
+
+def record_of(
+    module: ModuleType, data: bytes, written: str, hcibench_case: str | None
+) -> dict[str, Any]:
+    """What parser `module` makes of `data` read from `written`: detection, then tables, notes
+    and no-result reason, or the error."""
+    name = written.rsplit("/", 1)[-1]
     result: dict[str, Any] = {
         "input": written,
         "hcibench_case": hcibench_case,
-        "detected": bool(module.detect(data[:HEAD_BYTES], path.name)),
+        "detected": bool(module.detect(data[:HEAD_BYTES], name)),
     }
     source = source_for(written, data, hcibench_case=hcibench_case)
     try:
@@ -130,14 +212,21 @@ def record(parser: str, written: str, hcibench_case: str | None) -> dict[str, An
         result["error"] = {"location": exc.location, "reason": exc.reason}
         return result
     result["notes"] = list(parsed.notes)
+    result["no_result_reason"] = parsed.no_result_reason
     result["tables"] = {
-        table: [
-            _jsonable({f.name: getattr(row, f.name) for f in dataclasses.fields(row)})
-            for row in rows
-        ]
-        for table, rows in sorted(parsed.tables.items())
+        table: compact(rows_as_json(rows)) for table, rows in sorted(parsed.tables.items())
     }
     return result
+
+
+def record(parser: str, written: str, hcibench_case: str | None) -> dict[str, Any]:
+    """What `parser` makes of the input an expected file names."""
+    return record_of(PARSERS[parser], input_path(written).read_bytes(), written, hcibench_case)
+
+
+def _row_lines(rows: list[Any], indent: str) -> list[str]:
+    last = len(rows) - 1
+    return [f"{indent}{json.dumps(row)}{',' if r < last else ''}" for r, row in enumerate(rows)]
 
 
 def render(expected: dict[str, Any]) -> str:
@@ -150,13 +239,28 @@ def render(expected: dict[str, Any]) -> str:
     lines.append('  "tables": {')
     tables = list(expected["tables"].items())
     for t, (table, rows) in enumerate(tables):
+        end = "," if t < len(tables) - 1 else ""
+        if isinstance(rows, dict):  # compact
+            lines.append(f"    {json.dumps(table)}: {{")
+            lines.append(f'      "row_count": {rows["row_count"]},')
+            lines.append(f'      "column_digests": {json.dumps(rows["column_digests"])},')
+            lines.append('      "first_rows": [')
+            lines.extend(_row_lines(rows["first_rows"], "        "))
+            lines.append("      ],")
+            lines.append('      "last_rows": [')
+            lines.extend(_row_lines(rows["last_rows"], "        "))
+            lines.append("      ]")
+            lines.append("    }" + end)
+            continue
         lines.append(f"    {json.dumps(table)}: [")
-        lines.extend(
-            f"      {json.dumps(row)}{',' if r < len(rows) - 1 else ''}"
-            for r, row in enumerate(rows)
-        )
-        lines.append("    ]" + ("," if t < len(tables) - 1 else ""))
+        lines.extend(_row_lines(rows, "      "))
+        lines.append("    ]" + end)
     return "\n".join([*lines, "  }", "}"]) + "\n"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def differences(actual: Any, expected: Any, where: str = "") -> Iterator[str]:
@@ -179,7 +283,7 @@ def differences(actual: Any, expected: Any, where: str = "") -> Iterator[str]:
         for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
             yield from differences(a, e, f"{where}[{index}]")
     elif type(actual) is not type(expected) or actual != expected:
-        yield f"{where}: {actual!r} != {expected!r}"
+        yield f"{where}: {_short(actual)} != {_short(expected)}"
 
 
 # ---------------------------------------------------------------------------- tests
@@ -213,6 +317,55 @@ def test_every_input_has_a_golden_file(parser: str) -> None:
     assert not missing, (
         f"no golden file for {missing}: run python -m tests.ingest.test_golden --update"
     )
+
+
+def test_every_parser_has_valid_and_invalid_golden_cases() -> None:
+    # A parser added to the registry needs its input roots above and reviewed cases: at least
+    # one file it reads and one it rejects with a located ParseError.
+    assert set(INPUT_ROOTS) == set(PARSERS)
+    for parser in PARSERS:
+        kinds = {
+            "error" in json.loads(p.read_text(encoding="utf-8"))
+            for p in GOLDEN.glob(f"{parser}/*.expected.json")
+        }
+        assert kinds == {False, True}, parser
+
+
+@pytest.mark.parametrize("parser", sorted(PARSERS))
+def test_loader_picks_the_parser_and_its_rows_fit_the_declared_tables(parser: str) -> None:
+    # GIVEN every golden input the parser detects and reads
+    module = PARSERS[parser]
+    for expected_file in sorted(GOLDEN.glob(f"{parser}/*.expected.json")):
+        expected = json.loads(expected_file.read_text(encoding="utf-8"))
+        if not expected["detected"] or "error" in expected:
+            continue
+        path = input_path(expected["input"])
+        data = path.read_bytes()
+        # THEN the registry, trying every parser in its order, picks this one
+        assert detect_format(data[:HEAD_BYTES], path.name) == parser, expected["input"]
+        # AND each table is a declared one whose rows convert to its Arrow schema
+        source = source_for(expected["input"], data, hcibench_case=expected["hcibench_case"])
+        parsed = module.parse(data, source)
+        for table, rows in parsed.tables.items():
+            declared = module.TABLES[table]
+            if isinstance(declared, pa.Schema):
+                assert rows.schema == declared, (expected["input"], table)
+            else:
+                assert to_arrow(declared, rows).num_rows == len(rows), (expected["input"], table)
+
+
+def test_a_value_changed_anywhere_in_a_compact_table_fails() -> None:
+    # GIVEN a table too long to write in full, and the same table with one value changed in
+    # the middle (never in the rows written in full), by one part in a million
+    rows = [{"sample_index": i % 3, "value": float(i) / 7} for i in range(ROW_LIMIT + 1)]
+    changed = [dict(row) for row in rows]
+    changed[ROW_LIMIT // 2]["value"] *= 1 + 1e-6
+    # WHEN both are compacted THEN the difference names the changed column, and only it
+    found = list(differences(compact(changed), compact(rows), ".rows"))
+    assert len(found) == 1 and found[0].startswith(".rows.column_digests.value: "), found
+    # AND a last-bit difference of float arithmetic is no change
+    changed[ROW_LIMIT // 2]["value"] = math.nextafter(rows[ROW_LIMIT // 2]["value"], math.inf)
+    assert not list(differences(compact(changed), compact(rows)))
 
 
 # --------------------------------------------------------------------------- update

@@ -1,5 +1,54 @@
 r"""esxtop batch-mode captures (`esxtop -b [-a] -d <s> -n <N> > out.csv`).
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import esxtop
+    from ingest.sources import source_for
+
+    path = "esxtop-data.csv"
+    data = open(path, "rb").read()
+    parsed = esxtop.parse(data, source_for(path, data))
+    parsed.tables["esxtop_samples"]   # an Arrow table; also parsed.notes
+
+Example
+-------
+Trimmed to two of its 7,630 counters from the golden case
+`esxtop/esxtop__rach-sharp_esxtopd__small-esxtop-data.csv` (a row shows some of its fields; a
+long line folds after a comma with a trailing backslash, as in Python):
+
+    $ cat esxtop-data.csv
+    "(PDH-CSV 4.0) (UTC)(0)","\\localhost.home\Physical Cpu(_Total)\% Util Time",\
+"\\localhost.home\Memory\Free MBytes",
+    "04/26/2018 14:06:27","10.48","573",
+    "04/26/2018 14:06:32","7.71","575",
+    "04/26/2018 14:06:37","8.35","579",
+
+    esxtop_captures: 1 row
+      {"dialect": "quoted", "line_ending": "lf", "host_count": 1, "sample_count": 3,
+       "column_count": 2, "cell_count": 6, "times_reliable": true, "utc_offset_min": 0,
+       "interval_s": 5.0, "first_sampled_at": "2018-04-26T14:06:27+00:00",
+       "last_sampled_at": "2018-04-26T14:06:37+00:00"}
+    esxtop_counters: 2 rows
+      {"counter_id": 0, "column_index": 1, "host": "localhost.home", "object_group": "Physical Cpu",
+       "instance": "_Total", "counter": "% Util Time"}
+      {"counter_id": 1, "column_index": 2, "host": "localhost.home", "object_group": "Memory",
+       "instance": null, "counter": "Free MBytes"}
+    esxtop_sample_times: 3 rows
+      {"sample_index": 0, "sampled_at": "2018-04-26T14:06:27+00:00", "line_number": 2}
+      {"sample_index": 1, "sampled_at": "2018-04-26T14:06:32+00:00", "line_number": 3}
+      {"sample_index": 2, "sampled_at": "2018-04-26T14:06:37+00:00", "line_number": 4}
+    esxtop_samples: 6 rows
+      {"sample_index": 0, "counter_id": 0, "value": 10.48}
+      {"sample_index": 1, "counter_id": 0, "value": 7.71}
+      {"sample_index": 2, "counter_id": 0, "value": 8.35}
+      {"sample_index": 2, "counter_id": 1, "value": 579.0}
+      {"sample_index": 1, "counter_id": 1, "value": 575.0}
+      {"sample_index": 0, "counter_id": 1, "value": 573.0}
+    esxtop_malformed_cells: 0 rows
+    notes: ["every line ends with a delimiter: dropped the empty last column"]
+
 A capture is a Windows perfmon (PDH) CSV: one header row naming every counter as
 `\\<host>\<Group>(<instance>)\<Counter>` and one row per sample, its first cell the sample
 time. Captures are wide (7,000 to 100,000+ columns) and long (hundreds of rows), so the data

@@ -1,5 +1,83 @@
 """fio output in every form users keep: JSON, json+, terse, and normal text.
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import fio
+    from ingest.sources import source_for
+
+    path = "randread-1-1.json"
+    data = open(path, "rb").read()
+    parsed = fio.parse(data, source_for(path, data))
+    parsed.tables["fio_job_directions"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Example
+-------
+Trimmed from the golden case `fio/fio__fioplot__fio-3.14__randread-1-1.json` (one job of
+`fio --output-format=json`, percentiles and most keys left out; a row shows some of its fields):
+
+    $ cat randread-1-1.json
+    {
+      "fio version" : "fio-3.14-6-g97134",
+      "timestamp" : 1566772963,
+      "timestamp_ms" : 1566772963019,
+      "time" : "Mon Aug 26 00:42:43 2019",
+      "jobs" : [
+        {
+          "jobname" : "random-read",
+          "groupid" : 0,
+          "error" : 0,
+          "eta" : 0,
+          "elapsed" : 61,
+          "job options" : {
+            "rw" : "randread",
+            "bs" : "4k",
+            "ioengine" : "libaio",
+            "iodepth" : "1",
+            "runtime" : "60",
+            "filename" : "/dev/sdf"
+          },
+          "read" : {
+            "io_bytes" : 2139865088,
+            "bw_bytes" : 35663823,
+            "iops" : 8706.988217,
+            "runtime" : 60001,
+            "total_ios" : 522428,
+            "clat_ns" : {
+              "min" : 1288,
+              "max" : 319958,
+              "mean" : 103252.531844,
+              "stddev" : 15822.745529
+            },
+            "lat_ns" : {
+              "min" : 39296,
+              "max" : 336286,
+              "mean" : 112799.599709,
+              "stddev" : 16263.658258
+            }
+          },
+          "job_runtime" : 60000,
+          "usr_cpu" : 5.305,
+          "sys_cpu" : 11.656667
+        }
+      ]
+    }
+
+    fio_runs: 1 row
+      {"run_index": 0, "fio_version": "fio-3.14-6-g97134", "output_format": "json",
+       "is_finished": true, "ended_at": "2019-08-25T22:42:43.019000+00:00"}
+    fio_jobs: 1 row
+      {"job_index": 0, "jobname": "random-read", "state": "ok", "elapsed_s": 61,
+       "job_runtime_ms": 60000, "rw": "randread", "read_pct": 100, "random_pct": 100,
+       "block_size_bytes": 4096, "iodepth": 1, "numjobs": 1, "ioengine": "libaio",
+       "usr_cpu_pct": 5.305, "sys_cpu_pct": 11.656667}
+    fio_job_directions: 1 row
+      {"job_index": 0, "direction": "read", "total_ios": 522428, "io_bytes": 2139865088,
+       "bw_bytes_per_s": 35663823.0, "iops": 8706.988217, "runtime_ms": 60001,
+       "clat_mean_ns": 103252.531844, "lat_mean_ns": 112799.599709, "lat_max_ns": 336286.0}
+    fio_disk_util: 0 rows
+
 Forms read (see docs/FORMATS.md section 1):
 
 - JSON from fio 2.x (latencies in usec under `slat`/`clat`/`lat`, `io_bytes` in

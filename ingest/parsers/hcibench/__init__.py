@@ -1,5 +1,60 @@
 """HCIBench's own text files in a results folder (`/opt/output/results/<test name>/`).
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import hcibench
+    from ingest.sources import source_for
+
+    path = "fio-1vmdk-100ws-4-100rdpct-100randompct-2threads"
+    data = open(path, "rb").read()
+    parsed = hcibench.parse(data, source_for(path, data))
+    parsed.tables["hcibench_params"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Example
+-------
+An HCIBench fio parameter file (copied into each test-case folder as `fio.cfg`), trimmed
+from the golden case `hcibench/hcibench__cleeistaken_hcibenchapi__fio-1vmdk-100ws-4-100rdpct-
+100randompct-2threads.paramfile` (a row shows some of its fields):
+
+    $ cat fio-1vmdk-100ws-4-100rdpct-100randompct-2threads
+    ; Auto generated FIO parameter file
+    ; block_size:     4
+    ; interval_time:  None
+    ; warmup_time:    60
+    ; nb_disks:       1
+    ; io_rate:        None
+    ; read_pct:       100
+    ; random_pct:     100
+    ; nb_threads:     2
+    ; working_set:    100
+
+    [global]
+    runtime=300
+    time_based=1
+    ramp_time=60
+    readwrite=randread
+    random_generator=tausworthe64
+    blocksize=4
+    ioengine=libaio
+    group_reporting
+    continue_on_error=all
+
+    [job0]
+    filename=/dev/sda
+    direct=1
+    size=100%
+    iodepth=2
+
+    hcibench_params: 1 row
+      {"param_name": "fio-1vmdk-100ws-4-100rdpct-100randompct-2threads", "tool": "fio",
+       "disks_per_vm": 1, "working_set_pct": 100.0, "block_size_bytes": 4096,
+       "block_size_text": "4", "read_pct": 100.0, "random_pct": 100.0, "threads_per_disk": 2,
+       "testing_time_s": 300, "warmup_s": 60, "fio_readwrite": "randread", "fio_ioengine": "libaio",
+       "devices_json": ["/dev/sda"]}
+    notes: ["blocksize=4 has no unit (fio reads bytes); using the header block_size 4 KiB"]
+
 One package for the files HCIBench itself writes around the load generators' outputs (FORMATS.md
 2.1-2.4): the `<case>-res.txt` summaries (fio and Vdbench, HCIBench 2.0-2.5 and 2.8+ layouts), the
 workload parameter files (`fio.cfg` / `vdbench.cfg`, or the same under their paramfile names),

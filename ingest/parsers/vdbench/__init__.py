@@ -1,6 +1,68 @@
 """Vdbench output: console/stdout (HCIBench `<vm>.txt`), summary.html, totals.html, logfile.html
 and flatfile.html.
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import vdbench
+    from ingest.sources import source_for
+
+    path = "summary.html"
+    data = open(path, "rb").read()
+    parsed = vdbench.parse(data, source_for(path, data))
+    parsed.tables["vdbench_runs"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Example
+-------
+Trimmed from the golden case
+`vdbench/vdbench__masakioui_vdb_oceanstor__vdbench50407_linux_quick_test_cpu_cols__summary.html`
+(a row shows some of its fields; a long line folds with a trailing backslash):
+
+    $ cat summary.html
+    <title>Vdbench output/summary.html</title><pre>
+    Copyright (c) 2000, 2018, Oracle and/or its affiliates. All rights reserved.
+    Vdbench summary report, created 09:42:35 Oct 09 2019 ICT (02:42:35 Oct 09 2019 UTC)
+
+    Link to HOST reports:            <A HREF="localhost.html">localhost</A>
+
+    <a name="_1724731843"></a><i><b>09:42:37.002 Starting RD=rd1; I/O rate: 100; elapsed=5; For\
+ loops: None</b></i>
+
+    Oct 09, 2019    interval        i/o   MB/sec   bytes   read     resp     read    write     read\
+    write     resp  queue  cpu%  cpu%
+                                   rate  1024**2     i/o    pct     time     resp     resp      max\
+      max   stddev  depth sys+u   sys
+    09:42:38.044           1       63.0     0.06    1024  46.03    0.011    0.008    0.013     0.03\
+     0.03    0.006    0.0   9.7   2.7
+    09:42:39.006           2       96.0     0.09    1024  53.13    0.009    0.007    0.011     0.03\
+     0.03    0.005    0.0   3.1   1.0
+    09:42:40.006           3       96.0     0.09    1024  52.08    0.009    0.007    0.010     0.07\
+     0.02    0.008    0.0   1.5   0.3
+    09:42:41.006           4      112.0     0.11    1024  51.79    0.007    0.005    0.009     0.02\
+     0.03    0.004    0.0   1.0   0.3
+    09:42:42.011           5       87.0     0.08    1024  57.47    0.008    0.006    0.011     0.03\
+     0.02    0.005    0.0   3.0   0.3
+    09:42:42.024     avg_2-5       97.8     0.10    1024  53.45    0.008    0.006    0.010     0.07\
+     0.03    0.006    0.0   2.1   0.4
+    09:42:43.225 Vdbench execution completed successfully
+
+    vdbench_outputs: 1 row
+      {"output_kind": "summary", "column_layout": "50407", "has_cpu_columns": true,
+       "report_created_at": "2019-10-09T02:42:35+00:00", "run_count": 1, "interval_count": 5,
+       "completed_successfully": true, "host_count": 1}
+    vdbench_runs: 1 row
+      {"run_index": 0, "rd_name": "rd1", "io_rate_text": "100", "elapsed_s": 5, "state": "ok",
+       "avg_label": "avg_2-5", "iops": 97.8, "mib_per_s": 0.1, "bytes_per_io": 1024,
+       "read_pct": 53.45, "resp_ms": 0.008, "read_max_ms": 0.07, "write_max_ms": 0.03,
+       "queue_depth": 0.0, "cpu_sys_user_pct": 2.1}
+    vdbench_intervals: 5 rows
+      {"interval_index": 1, "tod": "09:42:38.044", "iops": 63.0, "resp_ms": 0.011}
+      {"interval_index": 2, "tod": "09:42:39.006", "iops": 96.0, "resp_ms": 0.009}
+      {"interval_index": 3, "tod": "09:42:40.006", "iops": 96.0, "resp_ms": 0.009}
+      {"interval_index": 4, "tod": "09:42:41.006", "iops": 112.0, "resp_ms": 0.007}
+      {"interval_index": 5, "tod": "09:42:42.011", "iops": 87.0, "resp_ms": 0.008}
+
 HCIBench runs one Vdbench per worker VM and keeps its stdout as `<vm>.txt` in the test-case
 folder; users who ran Vdbench by hand keep its output folder. All of these carry the same lines
 (`HH:MM:SS.mmm Starting RD=...`, interval lines, one `avg_<first>-<last>` totals line per run

@@ -1,5 +1,67 @@
 """vSAN capacity and data-efficiency snapshots: `VsanSpaceUsage` and hand-entered observations.
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import vsan_capacity
+    from ingest.sources import source_for
+
+    path = "space_usage.json"
+    data = open(path, "rb").read()
+    parsed = vsan_capacity.parse(data, source_for(path, data))
+    parsed.tables["vsan_capacity_snapshots"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Example
+-------
+Trimmed (null and dynamic fields left out) from the golden case
+`vsan_capacity/vsan_capacity__generated-locally__pyvmomi-9.1.1.0__VsanSpaceUsage_esa_9x__
+VmomiJSONEncoder.json` (a vSAN ESA `VsanQuerySpaceUsage` result as pyVmomi writes it,
+synthetic values; a row shows some of its fields):
+
+    $ cat space_usage.json
+    {
+      "totalCapacityB": 109951162777600,
+      "freeCapacityB": 87960930222080,
+      "spaceOverview": {
+        "overheadB": 7146825580544,
+        "temporaryOverheadB": 0,
+        "primaryCapacityB": 14843406974976,
+        "physicalUsedB": 21990232555520,
+        "usedB": 21990232555520,
+        "_vimtype": "vim.cluster.VsanObjectSpaceSummary"
+      },
+      "efficientCapacity": {
+        "logicalCapacityUsed": 32985348833280,
+        "physicalCapacityUsed": 21990232555520,
+        "esaDedupSpaceSaving": 4398046511104,
+        "esaCompressionSpaceSaving": 6597069766656,
+        "totalSpaceUsedWithoutOverhead": 14843406974976,
+        "_vimtype": "vim.vsan.DataEfficiencyCapacityState"
+      },
+      "spaceEfficiencyRatio": {
+        "overallRatio": 1.74,
+        "compressionRatio": 1.45,
+        "dedupRatio": 1.2,
+        "_vimtype": "vim.vsan.VsanSpaceEfficiencyRatio"
+      },
+      "_vimtype": "vim.cluster.VsanSpaceUsage"
+    }
+
+    vsan_capacity_snapshots: 1 row
+      {"source_kind": "space_usage_json", "captured_at": null,
+       "total_capacity_bytes": 109951162777600, "free_capacity_bytes": 87960930222080,
+       "logical_used_bytes": 32985348833280, "physical_used_bytes": 21990232555520,
+       "esa_dedup_saving_bytes": 4398046511104, "esa_compression_saving_bytes": 6597069766656,
+       "used_without_overhead_bytes": 14843406974976, "ratio_computed": 1.5, "ratio_reported": 1.74,
+       "ratio_reported_source": "spaceEfficiencyRatio.overallRatio", "compression_ratio": 1.45,
+       "dedup_ratio": 1.2}
+    vsan_space_usage_by_object_type: 1 row
+      {"scope": "overview", "obj_type": null, "overhead_bytes": 7146825580544,
+       "primary_capacity_bytes": 14843406974976, "physical_used_bytes": 21990232555520,
+       "used_bytes": 21990232555520}
+    notes: ["a VsanSpaceUsage object carries no capture time: give it as label captured_at"]
+
 Three inputs, one row per capture in `raw.vsan_capacity_snapshots`:
 
 * `VsanSpaceUsage` as JSON (the result of `VsanSpaceReportSystem.VsanQuerySpaceUsage`,

@@ -1,5 +1,43 @@
 """vSAN Observer (vSAN 6.x, RVC `vsan.observer`): bundle jsonstats and raw JSON-lines captures.
 
+Usage
+-----
+    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
+
+    from ingest.parsers import vsan_observer
+    from ingest.sources import source_for
+
+    path = "jsonstats/dom/domobj-client-esx01.lab.local.json"
+    data = open(path, "rb").read()
+    parsed = vsan_observer.parse(data, source_for(path, data))
+    parsed.tables["vsan_observer_samples"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Example
+-------
+Trimmed to two of its series from the golden case
+`vsan_observer/valid__vsan-observer-2024-06-08.10-00-00__jsonstats__dom__domobj-client-
+esx01.lab.local.json`, a static-bundle file in the Observer's layout (no public capture exists:
+synth/fixtures/vsan_observer.py builds the fixture); minified in the bundle, lines broken here.
+The first row shows every field, the others some:
+
+    $ cat jsonstats/dom/domobj-client-esx01.lab.local.json
+    {"uuid":"client-esx01.lab.local","stats":{
+     "readCount":{"avgs":[0,1000.0,1100.0,1050.0],
+                  "times":[1717840800.5,1717840860.5,1717840920.5,1717840980.5]},
+     "readLatency":{"avgs":[0,800,820,790],
+                    "times":[1717840800.5,1717840860.5,1717840920.5,1717840980.5]}}}
+
+    vsan_observer_samples: 6 rows
+      {"capture": "bundle", "stats_group": "dom", "entity_type": "dom_client",
+       "host": "esx01.lab.local", "entity": null, "observer_metric": "readCount",
+       "metric": "read_iops", "sampled_at": "2024-06-08T10:01:00.500000+00:00", "value": 1000.0,
+       "unit": "IO/s"}
+      {"metric": "read_iops", "sampled_at": "2024-06-08T10:02:00.500000+00:00", "value": 1100.0}
+      {"metric": "read_iops", "sampled_at": "2024-06-08T10:03:00.500000+00:00", "value": 1050.0}
+      {"metric": "read_latency_us", "sampled_at": "2024-06-08T10:01:00.500000+00:00", "value": 800}
+      {"metric": "read_latency_us", "sampled_at": "2024-06-08T10:02:00.500000+00:00", "value": 820}
+      {"metric": "read_latency_us", "sampled_at": "2024-06-08T10:03:00.500000+00:00", "value": 790}
+
 Two inputs, one table, one vocabulary:
 
 * **Static bundle** (`--generate-html-bundle`, `vsan.observer_process_statsfile`, HCIBench <= 2.5
