@@ -2,15 +2,8 @@
 
 Usage
 -----
-    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
-
-    from ingest.parsers import vsan_perfsvc
-    from ingest.sources import source_for
-
-    path = "perf.json"
-    data = open(path, "rb").read()
-    parsed = vsan_perfsvc.parse(data, source_for(path, data))
-    parsed.tables["vsan_perfsvc_samples"]   # rows; also parsed.notes, parsed.no_result_reason
+    # as every parser (ingest.parsers):
+    vsan_perfsvc.parse(data, source_for(path, data)).tables["vsan_perfsvc_samples"]
 
 Example
 -------

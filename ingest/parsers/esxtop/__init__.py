@@ -2,15 +2,8 @@ r"""esxtop batch-mode captures (`esxtop -b [-a] -d <s> -n <N> > out.csv`).
 
 Usage
 -----
-    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
-
-    from ingest.parsers import esxtop
-    from ingest.sources import source_for
-
-    path = "esxtop-data.csv"
-    data = open(path, "rb").read()
-    parsed = esxtop.parse(data, source_for(path, data))
-    parsed.tables["esxtop_samples"]   # an Arrow table; also parsed.notes
+    # as every parser (ingest.parsers):
+    esxtop.parse(data, source_for(path, data)).tables["esxtop_samples"]
 
 Example
 -------

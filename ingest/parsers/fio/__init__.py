@@ -2,15 +2,8 @@
 
 Usage
 -----
-    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
-
-    from ingest.parsers import fio
-    from ingest.sources import source_for
-
-    path = "randread-1-1.json"
-    data = open(path, "rb").read()
-    parsed = fio.parse(data, source_for(path, data))
-    parsed.tables["fio_job_directions"]   # rows; also parsed.notes, parsed.no_result_reason
+    # as every parser (ingest.parsers):
+    fio.parse(data, source_for(path, data)).tables["fio_job_directions"]
 
 Example
 -------

@@ -2,15 +2,8 @@
 
 Usage
 -----
-    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
-
-    from ingest.parsers import hcibench
-    from ingest.sources import source_for
-
-    path = "fio-1vmdk-100ws-4-100rdpct-100randompct-2threads"
-    data = open(path, "rb").read()
-    parsed = hcibench.parse(data, source_for(path, data))
-    parsed.tables["hcibench_params"]   # rows; also parsed.notes, parsed.no_result_reason
+    # as every parser (ingest.parsers):
+    hcibench.parse(data, source_for(path, data)).tables["hcibench_params"]
 
 Example
 -------

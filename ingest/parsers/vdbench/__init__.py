@@ -3,15 +3,8 @@ and flatfile.html.
 
 Usage
 -----
-    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
-
-    from ingest.parsers import vdbench
-    from ingest.sources import source_for
-
-    path = "summary.html"
-    data = open(path, "rb").read()
-    parsed = vdbench.parse(data, source_for(path, data))
-    parsed.tables["vdbench_runs"]   # rows; also parsed.notes, parsed.no_result_reason
+    # as every parser (ingest.parsers):
+    vdbench.parse(data, source_for(path, data)).tables["vdbench_runs"]
 
 Example
 -------

@@ -2,15 +2,8 @@
 
 Usage
 -----
-    python -m ingest load PATH ...   # picks this parser for each file its detect() accepts
-
-    from ingest.parsers import vsan_observer
-    from ingest.sources import source_for
-
-    path = "jsonstats/dom/domobj-client-esx01.lab.local.json"
-    data = open(path, "rb").read()
-    parsed = vsan_observer.parse(data, source_for(path, data))
-    parsed.tables["vsan_observer_samples"]   # rows; also parsed.notes, parsed.no_result_reason
+    # as every parser (ingest.parsers):
+    vsan_observer.parse(data, source_for(path, data)).tables["vsan_observer_samples"]
 
 Example
 -------
