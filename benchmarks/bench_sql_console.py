@@ -1,7 +1,7 @@
 """Benchmark: the SQL console's memory and latency with ten runaway queries at once.
 
 Not a test: it prints a table. This process plays the Streamlit server: ten threads call the
-console API (`app.lib.sql_console.run_query`) at the same time, half with a query DuckDB cannot
+console API (`warehouse.console.run_query`) at the same time, half with a query DuckDB cannot
 interrupt (levenshtein over 150,000-character strings), half with the query that built 2.4 GB
 in the server before the console ran queries in child processes
 (`select range(0, 1000000) from range(300)`). A sampler reads /proc every 20 ms for the
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import duckdb
 
-from app.lib import sql_console
+from warehouse import console as sql_console
 
 CPU_RUNAWAY = "select levenshtein(repeat('a', 150000), repeat('b', 150000)) as d"
 MEMORY_RUNAWAY = "select range(0, 1000000) as r from range(300)"
@@ -54,7 +54,7 @@ def _workers() -> dict[int, int]:
             stat = (entry / "stat").read_text()
             if stat.rsplit(")", 1)[1].split()[1] != me:
                 continue
-            if b"app.lib.console_worker" not in (entry / "cmdline").read_bytes():
+            if b"warehouse.console_worker" not in (entry / "cmdline").read_bytes():
                 continue
             found[int(entry.name)] = _status_kib(entry.name, "VmRSS")
         except (OSError, IndexError):

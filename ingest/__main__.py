@@ -37,6 +37,7 @@ from expectations import gate
 from ingest import load_command
 from synth import cli as synth_cli
 from warehouse import build, migrate, query
+from warehouse import console as sql_console
 
 DB_HELP = "warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)"
 WAREHOUSE_HELP = (
@@ -138,9 +139,17 @@ def _add_team_commands(commands: argparse._SubParsersAction) -> None:
     )
     query_cmd.add_argument(
         "--max-rows",
-        type=int,
+        type=query.positive_int,
         default=query.DEFAULT_MAX_ROWS,
         help="print at most this many rows (default %(default)s; a note says when more exist)",
+    )
+    query_cmd.add_argument(
+        "--timeout",
+        type=query.positive_seconds,
+        default=sql_console.DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help="stop the query after this long (default %(default)g s); the console's other "
+        f"limits always hold: {sql_console.LIMITS_TEXT}",
     )
 
     mig = commands.add_parser(
@@ -169,8 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except (warehouse.WriterBusy, warehouse.WarehouseUnavailable, warehouse.LakeError) as exc:
-        # Another writer kept the warehouse past the timeout, or it cannot be opened.
-        Console(stderr=True, highlight=False).print(f"[red]error:[/] {escape(str(exc))}")
+        # Another writer kept the warehouse past the timeout, or it cannot be opened. The
+        # message may quote a catalog setting: never its password.
+        message = warehouse.redact_passwords(str(exc))
+        Console(stderr=True, highlight=False).print(f"[red]error:[/] {escape(message)}")
         return 1
 
 

@@ -146,12 +146,25 @@ def _check_scalar(value: Any, where: str) -> None:
     elif isinstance(value, float):
         problem = None if math.isfinite(value) else "must be a finite number"
     elif isinstance(value, str):
-        too_long = len(value) > MAX_FREE_TEXT_CHARS
-        problem = f"is longer than {MAX_FREE_TEXT_CHARS} characters" if too_long else None
+        problem = _text_problem(value)
     else:
         problem = f"is not a label value ({type(value).__name__})"
     if problem:
         raise ValueError(f"label {where!r} {problem}")
+
+
+# C0 control characters but tab and line breaks: a NUL in a label (`testbed: "a\0b"`) is no
+# name anyone typed, truncates the label in C tools and reads as two values in others.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _text_problem(value: str) -> str | None:
+    if len(value) > MAX_FREE_TEXT_CHARS:
+        return f"is longer than {MAX_FREE_TEXT_CHARS} characters"
+    control = _CONTROL.search(value)
+    if control is not None:
+        return f"holds the control character {control.group()!r} at position {control.start()}"
+    return None
 
 
 def _checked_value(key: str, value: Any) -> Any:

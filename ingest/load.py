@@ -28,7 +28,7 @@ from ingest.outcomes import LoadSummary, Outcome
 from ingest.triage import triage
 from ingest.walk import Member, Refused
 from ingest.writer import RawWriter
-from warehouse import Warehouse
+from warehouse import Warehouse, WarehouseLost
 
 
 def load_items(
@@ -50,6 +50,13 @@ def load_items(
         try:
             for item in items:
                 summary.outcomes.append(_outcome_of(item, writer, resolver, known_paths))
+        except WarehouseLost as lost:
+            writer.abandon(lost)  # the staged batch was never written
+            summary.lost = (
+                f"{lost} The {writer.committed:,} files committed before it stay stored; the "
+                "files after them were not loaded. Re-run the same load once the warehouse "
+                "answers again: stored files are skipped."
+            )
         finally:
             writer.close()  # writes the last batch: outcomes are final only after it
     return summary
@@ -63,5 +70,7 @@ def _outcome_of(
     try:
         return triage(item, writer, resolver, known_paths)
     except Exception as exc:
+        # The warehouse going away is not this file's fault: it ends the load (WarehouseLost).
+        writer.warehouse.raise_if_lost(exc)
         reason = f"could not be loaded ({type(exc).__name__}: {exc})"
         return Outcome.rejected(item.path, "file", reason)

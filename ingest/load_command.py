@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+import warehouse
 from ingest.labels import LabelError, parse_label_args
 from ingest.load import load_items
 from ingest.outcomes import LoadSummary, Outcome, Status
@@ -45,6 +46,10 @@ def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
         known_paths=walk.known_paths,
     )
     print_summary(console, summary, args.paths, args.quiet)
+    if summary.lost is not None:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"[red]error:[/] {escape(warehouse.redact_passwords(summary.lost))}"
+        )
     return summary.exit_code
 
 

@@ -19,6 +19,11 @@ _DATA_LOSS = re.compile(
 )
 
 
+# `ingest load`'s exit status when the warehouse went away mid-load (0 loaded, 1 some file
+# rejected, 2 a usage error): not a file's fault, and a re-run completes the load.
+EXIT_LOST = 3
+
+
 class Status(enum.StrEnum):
     LOADED = "loaded"  # new rows stored
     REPLACED = "replaced"  # stored, replacing an earlier version (other bytes, labels, parser)
@@ -73,6 +78,8 @@ class Outcome:
 @dataclass(slots=True)
 class LoadSummary:
     outcomes: list[Outcome] = field(default_factory=list)
+    # Why the load stopped before its end: the warehouse went away (its commits stay).
+    lost: str | None = None
 
     def by_status(self, *statuses: Status) -> list[Outcome]:
         return [o for o in self.outcomes if o.status in statuses]
@@ -89,4 +96,8 @@ class LoadSummary:
 
     @property
     def exit_code(self) -> int:
+        """0 all loaded, 1 some file rejected, 3 the warehouse went away mid-load (2, a usage
+        error, is the command line's)."""
+        if self.lost is not None:
+            return EXIT_LOST
         return 1 if self.by_status(Status.REJECTED) else 0

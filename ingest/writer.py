@@ -42,7 +42,7 @@ from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
 from ingest.records import Parsed
 from ingest.redaction import redact_table
-from warehouse import Warehouse, kill_point
+from warehouse import Warehouse, WarehouseLost, kill_point
 
 # A large esxtop capture is written on its own rather than held with 99 other files; the
 # byte bound keeps a batch of wide rows (Arrow memory) from growing with the file count.
@@ -130,13 +130,16 @@ class RawWriter:
         self._staged_rows = 0
         self._staged_bytes = 0
         self._prefetched: _Prefetch | None = None
+        self.committed = 0  # files this writer committed
+        self.lost: WarehouseLost | None = None
         ensure_schema(self.con, wh)
         self._table_names = list(raw_tables())
 
     def close(self) -> None:
-        """Write what is staged, then close."""
+        """Write what is staged (unless the warehouse went away), then close."""
         try:
-            self.flush()
+            if self.lost is None:
+                self.flush()
         finally:
             self.con.close()
             self._locks.close()
@@ -239,17 +242,37 @@ class RawWriter:
         try:
             self._write(staged)
         except Exception as exc:  # any failure, not only the database's: no file claims rows
+            self._stop_if_lost(exc, staged)
             if len(staged) == 1:  # that were rolled back
                 _mark_unstored(staged[0], exc)
                 return
-            for one in staged:
+            for i, one in enumerate(staged):
                 try:
                     self._write([one])
                 except Exception as one_exc:
+                    self._stop_if_lost(one_exc, staged[i:])
                     _mark_unstored(one, one_exc)
+
+    def _stop_if_lost(self, failure: Exception, unwritten: list[_StagedFile]) -> None:
+        """A failed write because the warehouse went away: no file after it can be written;
+        the unwritten ones say so, and the load stops (WarehouseLost)."""
+        try:
+            self.warehouse.raise_if_lost(failure)
+        except WarehouseLost as lost:
+            self.abandon(lost, unwritten)
+            raise
+
+    def abandon(self, lost: WarehouseLost, unwritten: list[_StagedFile] | None = None) -> None:
+        """The warehouse is gone: every file not yet written (the staged batch, by default) is
+        rejected as not stored, and `close` writes nothing more."""
+        self.lost = lost
+        for staged in self._staged if unwritten is None else unwritten:
+            staged.outcome.reject("warehouse", "parsed, but not stored: the warehouse went away")
+        self._staged = []
 
     def _write(self, staged: list[_StagedFile]) -> None:
         self.warehouse.commit(self.con, lambda: self._stage_rows(staged))
+        self.committed += len(staged)
         kill_point("after_commit")
 
     def _stage_rows(self, staged: list[_StagedFile]) -> None:

@@ -20,7 +20,8 @@ SHARED=${PERF_SHARED_DIR:-$(cd .. && pwd)/shared}
 mkdir -p "$(dirname "$PERF_DUCKDB_PATH")"
 . .venv/bin/activate
 
-echo "== warehouse: ${PERF_WAREHOUSE:-$PERF_DUCKDB_PATH}" | sed -E 's/(password=)[^ ]+/\1***/I'
+# Described by the product itself: no password of any libpq form reaches the log.
+echo "== warehouse: $(python -c 'import warehouse; print(warehouse.from_settings().describe())')"
 REFERENCE=${PERF_REFERENCE_DIR:-$PWD/data/reference}
 # Rewritten when the generator or the published figures changed since it was written (a
 # stamp of both), so an existing checkout never keeps loading an older reconstruction; a

@@ -29,11 +29,13 @@ from warehouse.base import (
     ValidationNotRecorded,
     ValidationReport,
     Warehouse,
+    WarehouseLost,
     WarehouseUnavailable,
     WriterBusy,
     kill_point,
 )
 from warehouse.ducklake import LAKE_PREFIX, LakeError
+from warehouse.ducklake import redact as redact_passwords
 from warehouse.file import FileWarehouse, main_path, reader_of_file
 from warehouse.lake import LakeWarehouse
 
@@ -49,12 +51,14 @@ __all__ = [
     "ValidationNotRecorded",
     "ValidationReport",
     "Warehouse",
+    "WarehouseLost",
     "WarehouseUnavailable",
     "WriterBusy",
     "from_settings",
     "kill_point",
     "reader_for",
     "reader_from_settings",
+    "redact_passwords",
 ]
 
 

@@ -62,6 +62,11 @@ class WarehouseUnavailable(RuntimeError):
     DuckDB database, its catalog unreachable, or a bad setting. The message says what to do."""
 
 
+class WarehouseLost(WarehouseUnavailable):
+    """The warehouse went away while it was being written (a lake's catalog stopped
+    answering): every commit before stays, nothing after it was written."""
+
+
 class WriterBusy(RuntimeError):
     """Another writer held the warehouse for longer than the timeout."""
 
@@ -273,6 +278,13 @@ class Warehouse(ABC):
 
     @abstractmethod
     def identity_locks(self) -> IdentityLocks: ...
+
+    def raise_if_lost(self, failure: BaseException) -> None:
+        """Raise WarehouseLost when `failure` (an error while reading or writing) means the
+        warehouse itself went away, rather than one file or statement failing: a load then
+        stops with what it committed, instead of rejecting every file after it. A file on
+        local disk does not go away: nothing to ask."""
+        return None
 
     # --- writing ---------------------------------------------------------------------------
 

@@ -57,7 +57,13 @@ _EXTENSION_PACKAGES = {
     "ducklake": ("duckdb_extension_ducklake", "ducklake"),
     "postgres_scanner": ("duckdb_extension_postgres", "postgres"),
 }
-_PASSWORD = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+# Every form libpq takes a password in (https://www.postgresql.org/docs/current/libpq-connect.html):
+# a `password=` keyword (quoted or not; also `PGPASSWORD=` written out), a URI's user info
+# (`postgresql://user:PW@host`) and a URI's query parameter (`?password=PW`, `&password=PW`).
+_PASSWORD_FORMS = (
+    re.compile(r"""((?:\bpg)?password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)""", re.IGNORECASE),
+    re.compile(r"((?:postgres|postgresql)://[^:/@\s]*:)([^@\s]*)(@)", re.IGNORECASE),
+)
 
 T = TypeVar("T")
 
@@ -86,8 +92,16 @@ class LakeAddress:
         return f"DuckLake {LAKE_PREFIX}{redact(self.conninfo)} (data in {self.data_path})"
 
 
-def redact(conninfo: str) -> str:
-    return _PASSWORD.sub(r"\1***", conninfo)
+def _hidden(match: re.Match[str]) -> str:
+    """The match with its password group (the 2nd) as `***`."""
+    return match.group(1) + "***" + (match.group(3) if match.lastindex == 3 else "")
+
+
+def redact(text: str) -> str:
+    """`text` (a conninfo, a message quoting one) with every password shown as `***`."""
+    for form in _PASSWORD_FORMS:
+        text = form.sub(_hidden, text)
+    return text
 
 
 def is_lake_setting(value: str) -> bool:
@@ -99,7 +113,7 @@ def address(value: str, data_path: str | None = None) -> LakeAddress:
     else PERF_LAKE_DATA_PATH (a local folder is made absolute)."""
     if not value.startswith(LAKE_PREFIX):
         raise LakeError(
-            f"{value!r}: only DuckLake catalogs in PostgreSQL are supported "
+            f"{redact(value)!r}: only DuckLake catalogs in PostgreSQL are supported "
             f"({LAKE_PREFIX}<conninfo>)"
         )
     conninfo = value[len(LAKE_PREFIX) :].strip()
@@ -304,7 +318,9 @@ def catalog_session(  # -> psycopg.Connection
     try:
         return psycopg.connect(lake.conninfo, autocommit=True, **timeout)
     except psycopg.Error as exc:
-        raise LakeError(f"Cannot reach the lake's catalog {lake.describe()}: {exc}") from exc
+        raise LakeError(
+            f"Cannot reach the lake's catalog {lake.describe()}: {redact(str(exc))}"
+        ) from exc
 
 
 @contextmanager

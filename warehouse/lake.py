@@ -36,6 +36,7 @@ The dashboard's reads
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import getpass
 import json
@@ -60,6 +61,7 @@ from warehouse.base import (
     ValidationNotRecorded,
     ValidationReport,
     Warehouse,
+    WarehouseLost,
     WarehouseUnavailable,
     insert_validation_sql,
     require_validation_table,
@@ -162,26 +164,40 @@ class PgIdentityLocks(IdentityLocks):
     batch is committed, and by PostgreSQL when the process dies (kill -9 leaves no stale lock).
     """
 
-    def __init__(self, lake: LakeAddress, timeout_s: float) -> None:
+    def __init__(self, lake: LakeWarehouse, timeout_s: float) -> None:
+        self._lake = lake
         self._conn = ducklake.catalog_session(lake)
         self._conn.execute(f"set lock_timeout = '{int(timeout_s * 1000)}ms'")
 
+    def _ask(self, query: str, key: str) -> object:
+        """One lock call; a session that broke (the catalog stopped) is the warehouse lost."""
+        import psycopg
+
+        try:
+            return self._conn.execute(query, [ducklake.lock_key(key)]).fetchone()[0]
+        except psycopg.OperationalError as exc:
+            raise self._lake.lost(exc) from exc
+
     def try_take(self, keys: list[str]) -> bool:
-        query = "select pg_try_advisory_lock(%s)"
-        return all(self._conn.execute(query, [ducklake.lock_key(k)]).fetchone()[0] for k in keys)
+        return all(self._ask("select pg_try_advisory_lock(%s)", k) is True for k in keys)
 
     def take(self, keys: list[str]) -> None:
         for key in keys:
-            self._conn.execute("select pg_advisory_lock(%s)", [ducklake.lock_key(key)])
+            self._ask("select pg_advisory_lock(%s)", key)
 
     def release(self, keys: list[str]) -> None:
         """PostgreSQL counts a session's holds of a key, so a key another staged file of the
         batch also holds stays held until the commit."""
         for key in keys:
-            self._conn.execute("select pg_advisory_unlock(%s)", [ducklake.lock_key(key)])
+            self._ask("select pg_advisory_unlock(%s)", key)
 
     def release_all(self) -> None:
-        self._conn.execute("select pg_advisory_unlock_all()")
+        """Every key back. A session that is gone holds none (PostgreSQL ended it and its
+        locks): nothing to release, and no error to hide the one that ended the session."""
+        import psycopg
+
+        with contextlib.suppress(psycopg.OperationalError):
+            self._conn.execute("select pg_advisory_unlock_all()")
 
     def close(self) -> None:
         self._conn.close()
@@ -360,6 +376,21 @@ class LakeWarehouse(LakeAddress, Warehouse):
 
     def identity_locks(self) -> IdentityLocks:
         return PgIdentityLocks(self, IDENTITY_LOCK_TIMEOUT_S)
+
+    def lost(self, reason: BaseException) -> WarehouseLost:
+        return WarehouseLost(
+            f"Lost the lake's catalog {self.describe()} while writing: "
+            f"{ducklake.redact(str(reason)).splitlines()[0]}"
+        )
+
+    def raise_if_lost(self, failure: BaseException) -> None:
+        """A failed statement or commit: if the catalog no longer answers, the lake is lost."""
+        if isinstance(failure, WarehouseLost):
+            raise failure
+        try:
+            ducklake.catalog_session(self, connect_timeout_s=CATALOG_PROBE_TIMEOUT_S).close()
+        except LakeError as gone:
+            raise self.lost(gone.__cause__ or gone) from failure
 
     # --- writing
 

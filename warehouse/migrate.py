@@ -170,7 +170,8 @@ def _copy_all(
             con.execute(f'drop schema {LAKE_ALIAS}."{schema}" cascade')
         for old in [r for r in present if r.schema == "main"]:
             con.execute(f"drop {'view' if old.is_view else 'table'} {LAKE_ALIAS}.{old.qualified}")
-        copied = [_copy(con, r, file_catalog) for r in _in_dependency_order(relations)]
+        schemas = {r.schema for r in relations}
+        copied = [_copy(con, r, file_catalog, schemas) for r in _in_dependency_order(relations)]
         con.execute(
             f"call {LAKE_ALIAS}.set_commit_message('ingest migrate', ?)",
             [f"migrated {len(copied)} tables and views from a warehouse file"],
@@ -209,11 +210,13 @@ def _names(view: Relation, key: tuple[str, str]) -> bool:
     )
 
 
-def _copy(con: duckdb.DuckDBPyConnection, relation: Relation, file_catalog: str) -> Copied:
+def _copy(
+    con: duckdb.DuckDBPyConnection, relation: Relation, file_catalog: str, schemas: set[str]
+) -> Copied:
     con.execute(f'create schema if not exists {LAKE_ALIAS}."{relation.schema}"')
     if relation.is_view:
         con.execute(f'use {LAKE_ALIAS}."{relation.schema}"')
-        con.execute(_view_in_lake(relation, file_catalog))
+        con.execute(_view_in_lake(relation, file_catalog, schemas))
         return Copied(relation, None)
     con.execute(
         f"create table {LAKE_ALIAS}.{relation.qualified} as "
@@ -223,10 +226,15 @@ def _copy(con: duckdb.DuckDBPyConnection, relation: Relation, file_catalog: str)
     return Copied(relation, int(rows))
 
 
-def _view_in_lake(relation: Relation, file_catalog: str) -> str:
-    """The view's CREATE statement naming the lake's catalog where it named the file's."""
+def _view_in_lake(relation: Relation, file_catalog: str, schemas: set[str]) -> str:
+    """The view's CREATE statement naming the lake's catalog where it named the file's.
+
+    Only a three-part name `<file catalog>.<one of the file's schemas>.` is the file's catalog:
+    a file named `base.duckdb` must not turn a CTE or alias `base.x` into `lake.x`."""
     catalog = re.escape(file_catalog)
-    return re.sub(rf'(?<![\w"$])"?{catalog}"?\s*\.', f"{LAKE_ALIAS}.", relation.sql or "")
+    schema = "|".join(re.escape(name) for name in sorted(schemas, key=len, reverse=True))
+    pattern = rf'(?<![\w"$])"?{catalog}"?(\s*\.\s*"?(?:{schema})"?\s*\.)'
+    return re.sub(pattern, rf"{LAKE_ALIAS}\1", relation.sql or "", flags=re.IGNORECASE)
 
 
 def _report(

@@ -1,11 +1,12 @@
 """SQL console: one read-only SELECT on a locked-down connection, downloadable as CSV.
 
-The query runs in a child process (app.lib.sql_console); session state keeps only the capped
+The query runs in a child process (warehouse.console); session state keeps only the capped
 result it returns, so a large result cannot grow the server through the table or the CSV."""
 
 import streamlit as st
 
-from app.lib import db, queries, sql_console, ui
+from app.lib import db, queries, ui
+from warehouse import console as sql_console
 
 db_path, _ = ui.context()
 

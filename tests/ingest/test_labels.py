@@ -10,7 +10,6 @@ import itertools
 import json
 import resource
 import shutil
-import time
 from pathlib import Path
 
 import duckdb
@@ -78,10 +77,8 @@ def test_billion_laughs_run_yaml_is_refused_at_once_and_its_files_do_not_load(tm
     folder = _labelled_folder(tmp_path, "lol", text)
     db = tmp_path / "wh.duckdb"
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.monotonic()
     assert _load(db, str(folder)) == 1
-    # it took 2 minutes and 6.3 GB before; refusing the first alias costs nothing
-    assert time.monotonic() - started < 10
+    # it took 2 minutes and 6.3 GB before; refusing the first alias expands nothing
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100 * 1024  # KiB
     out = capsys.readouterr().out
     assert f"{folder.as_posix()}/run.yaml" in out
@@ -119,6 +116,8 @@ def test_duplicate_key_is_refused_with_its_line(tmp_path, capsys):
         ("not-utf8", b"testbed: caf\xe9\n", "byte 12: not UTF-8 text"),
         ("binary-tag", "blob: !!binary aGVsbG8=\n", "is not a label value (bytes)"),
         ("nan", "ratio: .nan\n", "must be a finite number"),
+        ("nul-byte", 'testbed: "a\\0b"\n', "'testbed' holds the control character '\\x00'"),
+        ("escape-char", 'note: "x\\x1by"\n', "'note' holds the control character '\\x1b'"),
         ("dotted-name", "workload.read_pct: 70\n", "label name 'workload.read_pct'"),
         ("not-a-map", "- testbed\n", "must be a map of label: value"),
     ),

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import duckdb
+import pytest
 
 import warehouse
 from ingest import writer
@@ -257,18 +258,39 @@ def identity_keys(path: Path) -> list[str]:
     return writer.identity_keys(str(path), source_for(str(path), path.read_bytes()).sha256, None)
 
 
-def test_an_unreachable_catalog_is_one_clear_error_without_the_password(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("conninfo", "shown"),
+    [
+        pytest.param(
+            "dbname=lake host=127.0.0.1 port=1 user=u password=s3cret-pw",
+            "port=1 user=u password=*** (data in ",
+            id="keywords",
+        ),
+        pytest.param(
+            "postgresql://u:s3cret-pw@127.0.0.1:1/lake",
+            "postgresql://u:***@127.0.0.1:1/lake (data in ",
+            id="uri-userinfo",
+        ),
+        pytest.param(
+            "postgresql://127.0.0.1:1/lake?user=u&password=s3cret-pw",
+            "postgresql://127.0.0.1:1/lake?user=u&password=*** (data in ",
+            id="uri-query",
+        ),
+    ],
+)
+def test_an_unreachable_catalog_is_one_clear_error_without_the_password(
+    tmp_path: Path, conninfo: str, shown: str
+) -> None:
+    """Every libpq form of a password is hidden (the URI forms were printed in full)."""
     files = fio_files(tmp_path / "fio", 1)
-    tgt = warehouse.from_settings(
-        "ducklake:postgres:dbname=lake host=127.0.0.1 port=1 user=u password=s3cret-pw",
-        data_path=str(tmp_path / "data"),
-    )
+    tgt = warehouse.from_settings("ducklake:postgres:" + conninfo, data_path=str(tmp_path / "data"))
+    assert "s3cret-pw" not in tgt.describe()
     rc, out = load(tgt, files)
     out = out.replace("\n", "")  # the console wraps long lines
     assert rc == 1, out
     assert "s3cret-pw" not in out
     assert "error: Cannot reach the lake's catalog DuckLake ducklake:postgres:" in out
-    assert "port=1 user=u password=*** (data in " in out and "Connection refused" in out
+    assert shown in out and "Connection refused" in out
 
 
 def test_a_lost_snapshot_race_is_retried_and_a_failed_store_does_not_quote_the_rows() -> None:

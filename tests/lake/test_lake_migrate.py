@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import warehouse
@@ -85,3 +86,22 @@ def test_an_unreachable_lake_is_a_clear_error(built: Path, tmp_path: Path) -> No
     assert done.returncode == 1
     assert "Cannot reach the lake's catalog" in text(done.stderr)
     assert "password=***" in text(done.stderr) and "password=s3 " not in text(done.stderr)
+
+
+def test_a_file_named_like_an_alias_migrates_its_views_unchanged(
+    tmp_path: Path, lake_target
+) -> None:
+    """Only `<file catalog>.<schema>.` names the file: in `base.duckdb` a view whose CTE is
+    also called `base` kept `base.source_file_id` (it became `lake.source_file_id` and the
+    migration failed)."""
+    db = tmp_path / "base.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("create schema raw; create schema staging")
+        con.execute("create table raw.source_files as select 7::bigint as source_file_id")
+        con.execute(
+            "create view staging.ids as with base as (select * from base.raw.source_files) "
+            "select base.source_file_id from base"
+        )
+    done = migrate(db, lake_target)
+    assert done.returncode == 0, done.stderr
+    assert lake_rows(lake_target, "select source_file_id from staging.ids") == [(7,)]

@@ -9,7 +9,7 @@ import pytest
 
 import warehouse
 import warehouse.lake
-from app.lib import db, sql_console, ui
+from app.lib import db, ui
 from harness.pg_cluster import throwaway_cluster
 from tests.lake.file_warehouse import (
     built_file_warehouse,
@@ -19,6 +19,7 @@ from tests.lake.file_warehouse import (
     publish_latest,
 )
 from warehouse import LakeWarehouse, WarehouseUnavailable, ducklake, readers
+from warehouse import console as sql_console
 from warehouse.ducklake import LAKE_PREFIX
 
 COUNT = "select count(*) as n from marts.fct_workload_results"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.lib.sql_console import QueryRejected, run_query
 from tests.conftest import ONE_TABLE, marts_warehouse
+from warehouse.console import QueryRejected, run_query
 from warehouse.sql_policy import allowed_functions
 
 PROBES = [

@@ -1,4 +1,4 @@
-"""The analysts' SQL console, without Streamlit so tests can call it directly.
+"""The analysts' SQL console: the dashboard's SQL page and `ingest query` run SQL through it.
 
 Defence in depth, each layer enough on its own for most attacks:
 1. `sql_policy.validate`: one SELECT whose every function, table function and table is on an
@@ -11,6 +11,9 @@ Defence in depth, each layer enough on its own for most attacks:
 3. The child is killed (SIGKILL) and reaped at `timeout_s`, whatever it is doing
    (`console_pool`); at most `MAX_CHILDREN` queries run at once, so the server's cores and
    memory stay bounded however often Run is clicked.
+
+The same limits hold for `ingest query` (a CI job cannot hang on a runaway query or grow past
+the memory cap): `LIMITS_TEXT` states them for the page, `--help` and the contract.
 """
 
 from __future__ import annotations
@@ -26,10 +29,9 @@ import pyarrow as pa
 import pyarrow.ipc
 
 import warehouse
-from app.lib import console_pool
-from app.lib.console_pool import MAX_IDLE, SPARES, shutdown
-from app.lib.console_worker import LOCKED_CONFIG, Outcome, Request, locked_connection
-from warehouse import Reader, WarehouseUnavailable
+from warehouse import Reader, WarehouseUnavailable, console_pool
+from warehouse.console_pool import MAX_IDLE, SPARES, shutdown
+from warehouse.console_worker import LOCKED_CONFIG, Outcome, Request, locked_connection
 from warehouse.readers import csv_text
 from warehouse.sql_policy import QueryRejected, validate
 
@@ -56,6 +58,11 @@ CHILD_MEMORY_BYTES = 768 * 1024 * 1024
 # wait for a slot until their own time limit.
 MAX_CHILDREN = 2
 _SLOTS = threading.BoundedSemaphore(MAX_CHILDREN)
+LIMITS_TEXT = (
+    f"stopped after {DEFAULT_TIMEOUT_S:g} s, at most {CHILD_MEMORY_BYTES / 2**20:g} MB of "
+    f"memory (DuckDB's own cap: 256 MB), {DEFAULT_MAX_ROWS:,} rows and "
+    f"{DEFAULT_MAX_BYTES / 2**20:g} MB of result"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +95,13 @@ def _notes(outcome: Outcome, max_rows: int, max_bytes: int, max_cell_chars: int)
     return notes
 
 
-def _run_child(request: Request, kind: str, timeout_s: float, limit_s: float) -> Outcome:
+def _run_child(
+    request: Request, kind: str, timeout_s: float, limit_s: float, spares: int
+) -> Outcome:
     """`request` run by a worker process, killed after `timeout_s` (what is left of the
     analyst's `limit_s`)."""
     try:
-        return console_pool.run(request, kind, timeout_s)
+        return console_pool.run(request, kind, timeout_s, spares=spares)
     except console_pool.TimedOut:
         raise QueryRejected(
             f"The query ran longer than the {limit_s:g} s limit and was stopped "
@@ -106,15 +115,18 @@ def _run_child(request: Request, kind: str, timeout_s: float, limit_s: float) ->
 
 
 def run_query(
-    path: str | Path,
+    where: str | Path | Reader,
     sql: str,
     *,
+    snapshot: int | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     max_rows: int = DEFAULT_MAX_ROWS,
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_cell_chars: int = DEFAULT_MAX_CELL_CHARS,
+    spares: int = SPARES,
 ) -> ConsoleResult:
-    """Validate `sql` and run it in a child process under the time, memory and size caps.
+    """Validate `sql` and run it in a child process under the time, memory and size caps,
+    on the served version of `where` (a reader or its name), or on a lake as of `snapshot`.
 
     Raises QueryRejected (refused before or while running, including the time limit) or
     WarehouseUnavailable.
@@ -128,13 +140,13 @@ def run_query(
     try:
         with tempfile.TemporaryDirectory(prefix="sql-console-") as tmp:
             out_path = Path(tmp) / "result.arrow"
-            reader = _reader(path)
+            reader = where if isinstance(where, Reader) else _reader(where)
             request = Request(
                 reader.child_settings(), statement, str(out_path), max_rows, max_bytes,
-                max_cell_chars, CHILD_MEMORY_BYTES,
+                max_cell_chars, CHILD_MEMORY_BYTES, snapshot,
             )  # fmt: skip
             remaining = max(timeout_s - (time.monotonic() - started), 0.1)
-            outcome = _run_child(request, type(reader).__name__, remaining, timeout_s)
+            outcome = _run_child(request, type(reader).__name__, remaining, timeout_s, spares)
             if not outcome.ok:
                 _raise_for(outcome)
             with pa.ipc.open_file(out_path) as ipc:  # read into memory, not mapped

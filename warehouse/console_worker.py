@@ -2,7 +2,7 @@
 
 DuckDB cannot interrupt every operator (a `levenshtein` over 150,000-character strings runs to
 its end), and a query's memory is the process's memory. So the server never runs console SQL:
-it starts `python -m app.lib.console_worker`, writes one JSON request to its stdin, and kills
+it starts `python -m warehouse.console_worker`, writes one JSON request to its stdin, and kills
 the process at the time limit. This process caps itself before it touches the query:
 
 - address space (RLIMIT_AS) = what it uses after start-up + `memory_bytes`, so a runaway
@@ -56,6 +56,7 @@ class Request:
     max_bytes: int
     max_cell_chars: int
     memory_bytes: int
+    snapshot: int | None = None  # a lake as of this snapshot; None: the served version
 
 
 @dataclass(slots=True)
@@ -145,7 +146,9 @@ def fetch_capped(
 
 
 def run(request: Request) -> Outcome:
-    con = locked_connection(warehouse.reader_from_settings(request.warehouse))
+    con = locked_connection(
+        warehouse.reader_from_settings(request.warehouse), snapshot=request.snapshot
+    )
     try:
         # LIMIT on the lazy relation: rows past max_rows + 1 are never computed.
         relation = con.sql(request.statement).limit(request.max_rows + 1)

@@ -19,7 +19,7 @@ import threading
 from dataclasses import asdict
 from pathlib import Path
 
-from app.lib.console_worker import Outcome, Request
+from warehouse.console_worker import Outcome, Request
 
 # Fresh workers kept started ahead, and the most idle workers kept (about 90 MB each): the
 # spares plus one that answered and is reused.
@@ -46,7 +46,7 @@ class TimedOut(RuntimeError):
 
 def _spawn() -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "app.lib.console_worker"],
+        [sys.executable, "-m", "warehouse.console_worker"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         # Not a pipe: nobody reads it while a query runs, and a full pipe would block the child.
@@ -56,13 +56,13 @@ def _spawn() -> subprocess.Popen[str]:
     )
 
 
-def _take(kind: str) -> tuple[subprocess.Popen[str], int]:
-    """The warmest idle worker of the kind (a new one if none), and spares topped up."""
+def _take(kind: str, spares: int) -> tuple[subprocess.Popen[str], int]:
+    """The warmest idle worker of the kind (a new one if none), and `spares` topped up."""
     with _LOCK:
         stale = [w for w, _, k in _idle if k != kind]
         _idle[:] = [e for e in _idle if e[0].poll() is None and e[2] == kind]
         taken = _idle.pop(0)[:2] if _idle else (_spawn(), 0)
-        while len(_idle) < SPARES:
+        while len(_idle) < spares:
             _idle.append((_spawn(), 0, kind))
     for worker in stale:  # the dashboard switched warehouses: the other kind is not asked
         _close(worker)
@@ -99,10 +99,11 @@ def shutdown() -> None:
         _close(worker)
 
 
-def run(request: Request, kind: str, timeout_s: float) -> Outcome:
+def run(request: Request, kind: str, timeout_s: float, *, spares: int = SPARES) -> Outcome:
     """`request` answered by a worker that reads warehouses of `kind` (the reader's class);
-    TimedOut (worker killed) or NoAnswer otherwise."""
-    worker, uses = _take(kind)
+    TimedOut (worker killed) or NoAnswer otherwise. `spares`: idle workers to start ahead (a
+    server's next query; none for a one-off command)."""
+    worker, uses = _take(kind, spares)
     try:
         assert worker.stdin is not None and worker.stdout is not None
         worker.stdin.write(json.dumps(asdict(request)) + "\n")
