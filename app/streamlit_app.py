@@ -22,10 +22,11 @@ PAGES = [
 ]
 page = st.navigation(PAGES)
 
-db_path = str(db.reading_path())
-st.session_state["db_path"] = db_path
+# What the pages read: a file path, or in team mode the lake's password-free name.
+where = str(db.reading_path())
+st.session_state["where"] = where
 st.title("vSAN performance warehouse")
-st.caption(f"{page.title} · warehouse `{db_path}`")
+st.caption(f"{page.title} · warehouse `{where}`")
 
 # Only validated versions are published; say when the main file holds more (a failed
 # validation, or a load / plain `dbt build` not yet published) and the command that fixes it.
@@ -33,7 +34,7 @@ status = db.serving_status()
 st.session_state["serving_status"] = status
 ui.forget_old_snapshot(status)
 try:
-    tables = queries.marts_columns(db_path)
+    tables = queries.marts_columns(where)
 except db.WarehouseUnavailable as exc:
     st.error(str(exc), icon=":material/error:")
     st.stop()
@@ -45,7 +46,7 @@ if notice is not None and notice.blocks_data and page.title != "Data quality":
 
 with st.sidebar:
     st.header("Filters")
-    options = queries.filter_options(db_path)
+    options = queries.filter_options(where)
     chosen = {
         name: tuple(
             st.multiselect(

@@ -7,7 +7,7 @@ import streamlit as st
 from app.lib import charts, queries, queries_studies, ui
 from app.lib.charts import studies as study_charts
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 PUBLISHED_METRICS = (
     "dedupe_compression_ratio",
@@ -52,11 +52,11 @@ def headline(row: dict) -> None:
     )
 
 
-ratios = queries.dedupe_ratios(db_path, filters)
+ratios = queries.dedupe_ratios(where, filters)
 if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`vsan_capacity`)."):
     # The latest dated observation per testbed, profile and working set; undated ones are
     # never "latest" (nothing says when they were taken).
-    for row in queries.latest_dedupe_ratios(db_path, filters).iter_rows(named=True):
+    for row in queries.latest_dedupe_ratios(where, filters).iter_rows(named=True):
         headline(row)
     undated = ratios.filter(pl.col("captured_at").is_null())
     if undated.height:
@@ -71,7 +71,7 @@ if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`v
             ui.download_csv(ratios, "dedupe_ratios")
 
 st.subheader("Capacity by object type")
-objects = queries_studies.capacity_by_object_type(db_path, filters)
+objects = queries_studies.capacity_by_object_type(where, filters)
 if objects.is_empty():
     ui.no_data("capacity breakdown by object type", "VsanSpaceUsage captures carry one.")
 else:
@@ -89,7 +89,7 @@ else:
     ui.plot(fig, "capacity_by_object_type")
 
 st.subheader("Published capacity figures")
-published = queries.published_results(db_path, filters, PUBLISHED_METRICS)
+published = queries.published_results(where, filters, PUBLISHED_METRICS)
 if published.is_empty():
     ui.no_data("published capacity figures")
 else:

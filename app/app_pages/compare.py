@@ -15,7 +15,7 @@ from app.lib import charts, provenance, queries, queries_provenance, ui
 from app.lib.charts import compare as compare_charts
 from app.lib.charts.common import bytes_label, display
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 MODES = {"runs": "Two runs", "testbeds": "Two testbeds", "profiles": "Two profiles"}
 # URL parameter -> widget key.
@@ -91,7 +91,7 @@ def pick(param: str, label: str, options: list[str], index: int, **kwargs: objec
 
 def with_steady_state(rows: pl.DataFrame) -> pl.DataFrame:
     """The rows with their steady-state means and intervals (fct_result_steady_state)."""
-    states = queries_provenance.steady_states(db_path, tuple(rows["result_id"].to_list()))
+    states = queries_provenance.steady_states(where, tuple(rows["result_id"].to_list()))
     if states.is_empty():
         return rows
     ci = [
@@ -178,7 +178,7 @@ def compare_runs(results: pl.DataFrame) -> dict[str, str | None]:
     )
     ui.reconstructed_note(pair)
     ui.table(side_by_side(pair, ["A", "B"]))
-    deltas = queries_provenance.config_deltas_between(db_path, a, b)
+    deltas = queries_provenance.config_deltas_between(where, a, b)
     if deltas.is_empty():
         differing = [
             c for c in LABELS
@@ -229,7 +229,7 @@ def compare_groups(results: pl.DataFrame, column: str, testbed: str | None) -> d
         title=f"{a} vs {b}: every result on the workloads both ran", hover=hover,
     )  # fmt: skip
     provenance.plot(fig, "compare_groups", key="compare_groups_chart")
-    deltas = queries.config_deltas(db_path, filters)
+    deltas = queries.config_deltas(where, filters)
     if column == "profile" and not deltas.is_empty():
         pairs = deltas.filter(
             (pl.col("dimension") == "profile")
@@ -245,7 +245,7 @@ def compare_groups(results: pl.DataFrame, column: str, testbed: str | None) -> d
     return {"a": a, "b": b}
 
 
-results = queries.workload_results(db_path, filters)
+results = queries.workload_results(where, filters)
 restore("compare", list(MODES))
 st.session_state.setdefault(PARAMS["compare"], "runs")
 mode = st.radio("Compare", list(MODES), format_func=MODES.get, horizontal=True,

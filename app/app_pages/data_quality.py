@@ -10,14 +10,14 @@ import streamlit as st
 
 from app.lib import queries, ui
 
-db_path, _ = ui.context()
+where, _ = ui.context()
 status = st.session_state.get("serving_status")
 report = status.validation if status is not None else None
 
 if report is not None:
     latest = queries.validation_outcomes(report)
 else:
-    latest = queries.data_quality_latest(db_path)
+    latest = queries.data_quality_latest(where)
 if latest.is_empty():
     st.info(
         "No validation has run yet: `python -m ingest publish` validates the warehouse and "

@@ -7,7 +7,7 @@ from app.lib import charts, queries, selection, ui
 from app.lib.charts.common import has_values
 from app.lib.charts.deltas import CONFIG_DELTA_METRICS
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 METRICS = {
     "latency_vs_baseline_pct": "Latency vs baseline",
@@ -21,7 +21,7 @@ st.caption(
     "Profiles add data services step by step (checksum, RAID-5, dedupe and compression); "
     "deltas are 100 × (profile − reference) / reference. Red is worse."
 )
-deltas = queries.profile_latency_deltas(db_path, filters)
+deltas = queries.profile_latency_deltas(where, filters)
 if ui.has_data(deltas, "profile deltas", "They need results of several profiles on one testbed."):
     left, mid, right = st.columns(3)
     testbed = left.selectbox("Testbed", sorted(deltas["testbed"].unique()))
@@ -53,7 +53,7 @@ st.caption(
     "dimension (config_deltas). One bar per pair, coloured by its context; error bars are the "
     "95 % interval of the difference where the runs give spread information."
 )
-configs = queries.config_deltas(db_path, filters)
+configs = queries.config_deltas(where, filters)
 if configs.is_empty():
     ui.no_data("one-label comparisons")
 else:

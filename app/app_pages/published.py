@@ -13,7 +13,7 @@ import streamlit as st
 
 from app.lib import provenance, queries, queries_provenance, ui
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 STATUS_ORDER = ["match", "mismatch", "ambiguous", "unmatched", "not_expressible"]
 STATUS_HELP = {
@@ -42,11 +42,11 @@ def published_as(derivation: str | None, chart_read: bool | None) -> str:
     return "printed" if derivation == "published" else "unknown"
 
 
-rows = queries_provenance.published_vs_measured(db_path, filters)
+rows = queries_provenance.published_vs_measured(where, filters)
 if not ui.has_data(rows, "published figures", "They come from `seeds/published_results.csv`."):
     st.stop()
 
-figures = queries_provenance.published_figures(db_path, filters)
+figures = queries_provenance.published_figures(where, filters)
 if not figures.is_empty():
     rows = rows.join(
         figures.select("figure_id", "derivation", "chart_read", "note"), on="figure_id", how="left"
@@ -56,7 +56,7 @@ else:
         derivation=pl.lit(None, pl.String), chart_read=pl.lit(None, pl.Boolean),
         note=pl.lit(None, pl.String),
     )  # fmt: skip
-reconstructed = set(queries.reconstructed_testbeds(db_path))
+reconstructed = set(queries.reconstructed_testbeds(where))
 rows = rows.with_columns(
     published_as=pl.Series(
         [published_as(d, c) for d, c in rows.select("derivation", "chart_read").iter_rows()],

@@ -6,7 +6,7 @@ import streamlit as st
 
 from app.lib import charts, provenance, queries, selection, ui
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 st.markdown(
     "IOPS (bars) and average latency (lines, right axis) across read mixes, one colour per "
@@ -15,7 +15,7 @@ st.markdown(
     "printed figure: what else varies on the testbed is the *configuration* selector."
 )
 
-points = queries.ra_points(db_path, filters)
+points = queries.ra_points(where, filters)
 measured = points.filter(pl.col("origin") == "measured") if len(points) else points
 published = points.filter(pl.col("origin") == "published") if len(points) else points
 

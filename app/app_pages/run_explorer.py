@@ -11,7 +11,7 @@ import streamlit as st
 from app.lib import charts, provenance, queries, queries_provenance, ui
 from app.lib.charts.common import display
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 SELECTOR = "run_explorer_result"
 URL_SEEN = "run_explorer_url_seen"  # the result_id of the URL the page last acted on
 LINKED = "run_explorer_linked"  # a result a link brought in, outside the sidebar filters
@@ -58,7 +58,7 @@ SECTIONS = {
     ),
 }
 
-results = queries.workload_results(db_path, filters)
+results = queries.workload_results(where, filters)
 # A link names its result in the URL: shown even when the sidebar filters would hide it, as
 # long as the selector holds it. A URL the page wrote itself is no link: a filter that hides
 # the selected result then moves the selector on.
@@ -67,7 +67,7 @@ is_new_link = wanted is not None and wanted != st.session_state.get(URL_SEEN)
 # The result a followed link brought in stays while the selector holds it.
 held = is_new_link or st.session_state.get(LINKED) == wanted
 if wanted and held and (results.is_empty() or wanted not in results["result_id"].to_list()):
-    linked = queries_provenance.result_by_id(db_path, wanted)
+    linked = queries_provenance.result_by_id(where, wanted)
     if linked.is_empty():
         st.error(
             f"No workload result `{wanted}` in the warehouse: the link may come from another "
@@ -183,7 +183,7 @@ def show_label_origins(origins: pl.DataFrame | None) -> None:
     st.markdown("**Labels and workload, and where each value came from**")
     if origins is None:
         # The mart is not built yet: the labels without their origin.
-        st.json(queries.result_labels(db_path, result_id))
+        st.json(queries.result_labels(where, result_id))
         return
     ui.table(
         origins.select("label_key", "label_value", "origin", "origin_detail"),
@@ -192,7 +192,7 @@ def show_label_origins(origins: pl.DataFrame | None) -> None:
 
 
 # One query call (one connection) for every section of this result.
-depth = queries.result_in_depth(db_path, result_id)
+depth = queries.result_in_depth(where, result_id)
 show_source_files(ordered(depth["source_files"], FILE_ORDER))
 show_label_origins(ordered(depth["label_origins"], ["origin", "label_key"]))
 with ui.expander(
@@ -247,7 +247,7 @@ def show_steady_state(states: pl.DataFrame | None) -> tuple[float, float] | None
 window = show_steady_state(depth["steady_state"])
 
 # --- Detail marts: each section appears once its table exists (added by dbt over time) ------
-tables = queries.marts_columns(db_path)
+tables = queries.marts_columns(where)
 
 
 def section(name: str, title: str) -> pl.DataFrame | None:
@@ -363,7 +363,7 @@ if all(depth[name] is None for name in ("outputs", "percentiles", "intervals", "
         "their marts exist."
     )
 # Shown only where the result has rows: an empty section tells the reader nothing.
-found = queries_provenance.result_rows_in(db_path, tuple(details), result_id)
+found = queries_provenance.result_rows_in(where, tuple(details), result_id)
 if found:
     st.subheader("Other marts with rows of this result")
 for table, detail in found.items():

@@ -9,7 +9,7 @@ import streamlit as st
 from app.lib import queries, queries_studies, selection, ui
 from app.lib.charts import studies as study_charts
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 AXES = {
     "nodes": "Hosts in the cluster",
@@ -53,7 +53,7 @@ st.caption(
     "A sweep is a series of results of one testbed that differ only in one ordered axis "
     "(sweeps mart); its points are joined in axis order, latency dashed on the right axis."
 )
-points = queries_studies.sweep_points(db_path, filters)
+points = queries_studies.sweep_points(where, filters)
 if ui.has_data(points, "sweeps", "They need results that differ in one ordered axis only."):
     left, mid, right = st.columns(3)
     testbed = left.selectbox("Testbed", sorted(points["testbed"].drop_nulls().unique()))
@@ -85,7 +85,7 @@ st.caption(
     "added. Host imbalance = 100 × (busiest host − mean host) / mean host, where per-host "
     "data exists."
 )
-per_node = queries.scaling_points(db_path, filters)
+per_node = queries.scaling_points(where, filters)
 if ui.has_data(per_node, "per-node IOPS"):
     ui.table(per_node.select(TABLE_COLUMNS))
     ui.download_csv(per_node.select(TABLE_COLUMNS), "per_node_iops")

@@ -10,7 +10,7 @@ import streamlit as st
 from app.lib import charts, provenance, queries, queries_studies, ui
 from app.lib.charts import studies as study_charts
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 LENOVO = "lenovo-sr650-vsan65"
 SAMSUNG = "samsung-pm1743-vsan8-esa"
@@ -32,7 +32,7 @@ def with_workload(df: pl.DataFrame, *extra: str, axis: str = "") -> pl.DataFrame
 
 
 def sweep(testbed: str | tuple[str, ...], axis: str) -> pl.DataFrame:
-    points = queries_studies.sweep_points(db_path, filters)
+    points = queries_studies.sweep_points(where, filters)
     if points.is_empty():
         return points
     testbeds = (testbed,) if isinstance(testbed, str) else testbed
@@ -41,8 +41,8 @@ def sweep(testbed: str | tuple[str, ...], axis: str) -> pl.DataFrame:
 
 def pair_results(testbed: str, dimension: str) -> pl.DataFrame:
     """The results of the config_deltas pairs of one testbed that differ only in `dimension`."""
-    deltas = queries.config_deltas(db_path, filters)
-    results = queries_studies.study_results(db_path, filters, testbed)
+    deltas = queries.config_deltas(where, filters)
+    results = queries_studies.study_results(where, filters, testbed)
     if deltas.is_empty() or results.is_empty():
         return results.clear()
     pairs = deltas.filter((pl.col("testbed") == testbed) & (pl.col("dimension") == dimension))
@@ -66,7 +66,7 @@ def knee_note(points: pl.DataFrame) -> None:
 
 
 def lenovo() -> None:
-    runs = queries_studies.study_results(db_path, filters, LENOVO)
+    runs = queries_studies.study_results(where, filters, LENOVO)
     order = runs["profile_order"].drop_nulls()[0].to_list() if runs.height else []
     show(
         study_charts.metric_panels(
@@ -120,7 +120,7 @@ def samsung() -> None:
     )
     pair_section("RAID-1 vs RAID-5", "profile", "profile", "series", "Samsung: RAID-1 vs RAID-5")
     st.subheader("TCP vs RDMA")
-    tcp = queries.transport_comparison(db_path, filters)
+    tcp = queries.transport_comparison(where, filters)
     tcp = with_workload(tcp.filter(pl.col("testbed") == SAMSUNG)) if tcp.height else tcp
     show(
         study_charts.metric_panels(
@@ -140,7 +140,7 @@ def samsung() -> None:
 def sfd7_per_node(hosts: pl.DataFrame) -> None:
     """IOPS per host of the host-count sweep points (scaling_points, one row per result):
     flat = linear scaling."""
-    per_node = queries.scaling_points(db_path, filters)
+    per_node = queries.scaling_points(where, filters)
     if hosts.is_empty() or per_node.is_empty():
         return
     hosts = hosts.join(
@@ -213,7 +213,7 @@ def sfd7() -> None:
 
 
 def micron() -> None:
-    points = queries.ra_points(db_path, filters)
+    points = queries.ra_points(where, filters)
     points = points.filter(pl.col("testbed") == MICRON) if points.height else points
     st.caption(
         "One chart per read mix across the four profiles, as the RA prints them (Figures 6-15); "
@@ -228,7 +228,7 @@ def micron() -> None:
             "Micron results",
         )
     st.subheader("Capacity by object type")
-    objects = queries_studies.capacity_by_object_type(db_path, filters)
+    objects = queries_studies.capacity_by_object_type(where, filters)
     if objects.height:
         objects = objects.filter(pl.col("testbed") == MICRON).with_columns(
             observation=pl.format(

@@ -5,11 +5,11 @@ import streamlit as st
 
 from app.lib import charts, provenance, queries, selection, ui
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 st.subheader("Side by side")
 st.caption("Every bar is one result; what else varies on the testbed is the configuration.")
-side = queries.transport_comparison(db_path, filters)
+side = queries.transport_comparison(where, filters)
 # A chosen transport filter can leave a testbed with one transport: nothing to compare.
 paired = side.filter(pl.col("transport").n_unique().over("testbed") > 1) if len(side) else side
 testbeds = sorted(paired["testbed"].unique()) if len(paired) else []
@@ -40,7 +40,7 @@ else:
             ui.download_csv(part, "transport_results")
 
 st.subheader("CPU efficiency")
-eff = queries.transport_cpu_efficiency(db_path, filters)
+eff = queries.transport_cpu_efficiency(where, filters)
 if eff.is_empty():
     ui.no_data("TCP/RDMA efficiency pairs")
 else:

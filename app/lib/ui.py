@@ -18,8 +18,9 @@ PUBLISH = "`python -m ingest publish`"
 
 
 def context() -> tuple[str, Filters]:
-    """The warehouse path and the sidebar filters that streamlit_app.py put in session state."""
-    return st.session_state["db_path"], st.session_state.get("filters", Filters())
+    """The warehouse the pages read (`where`: its printable name, a file path or a team-mode
+    lake name) and the sidebar filters, as streamlit_app.py put them in session state."""
+    return st.session_state["where"], st.session_state.get("filters", Filters())
 
 
 # Significant digits a CSV keeps: more than any measurement has (fio prints at most 6),
@@ -72,9 +73,9 @@ def table(df: pl.DataFrame, **kwargs: Any) -> Any:
 def reconstructed_testbeds(df: pl.DataFrame) -> list[str]:
     """The testbeds of `df`'s rows whose data is reconstructed from published figures (the
     reference dataset), as the `testbed_data_origins` mart says."""
-    if df.is_empty() or "testbed" not in df.columns or "db_path" not in st.session_state:
+    if df.is_empty() or "testbed" not in df.columns or "where" not in st.session_state:
         return []
-    known = set(queries.reconstructed_testbeds(st.session_state["db_path"]))
+    known = set(queries.reconstructed_testbeds(st.session_state["where"]))
     return sorted(known.intersection(df["testbed"].drop_nulls().to_list()))
 
 
