@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.lib import db, navigation, queries, ui
+from app.lib import db, navigation, notices, queries, ui
 from app.lib.filters import FILTER_LABELS, Filters, filter_value_label
 
 st.set_page_config(
@@ -39,8 +39,8 @@ except db.WarehouseUnavailable as exc:
     st.error(str(exc), icon=":material/error:")
     st.stop()
 
-notice = ui.serving_notice(status, has_marts=bool(tables))
-ui.show_notice(notice)
+notice = notices.serving_notice(status, has_marts=bool(tables))
+notices.show(notice)
 if notice is not None and notice.blocks_data and page.title != "Data quality":
     st.stop()  # no snapshot yet: the main file's marts have not passed validation
 
@@ -68,8 +68,8 @@ with st.sidebar:
     st.caption("Empty = all. Filters apply to every chart and table, published figures too.")
 st.session_state["filters"] = Filters(**chosen, keep_unlabelled=keep)
 # The page's notice of rows the filters hid (or kept) for lack of a value, filled as the
-# page's queries report (queries._rows).
-queries.start_unlabelled_notice(st.empty())
+# page's filtered reads tally them (queries._rows).
+notices.watch_unlabelled(keep)
 
 try:
     page.run()

@@ -7,9 +7,10 @@ connection, and returns a polars frame of named mart columns. A mart that does n
 gives an empty frame: a page must then say "no data" instead of failing.
 
 Every filtered read goes through `_rows` (the sidebar filters, `filters.where`): it also
-counts the rows without a value for a chosen filter and hands the counts to the page notice
-(`unlabelled_notice`), so a page can never show filtered data without saying what the
-filters hid or kept.
+counts the rows without a value for a chosen filter and adds the counts to the page run's
+tally (`filters.tally_unlabelled`), so a page can never show filtered data without the notice
+saying what the filters hid or kept (app/lib/notices.py). Queries return data: the only
+Streamlit here is the cache decorator.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from dataclasses import replace
 
 import polars as pl
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.lib import db, series
-from app.lib.filters import FILTER_LABELS, SPECS, Filters, counting_sql
+from app.lib.filters import FILTER_LABELS, SPECS, Filters, counting_sql, tally_unlabelled
 from app.lib.filters import where as filtered_by
 from app.lib.series import MAX_POINTS, SERIES_MARTS
 
@@ -90,71 +90,10 @@ def _rows(
     where: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
 ) -> pl.DataFrame:
     """The rows of a mart that pass the sidebar filters: the one way a page reads filtered
-    rows. Not cached itself (`_filtered` is), so every page run reports its counts."""
+    rows. Not cached itself (`_filtered` is), so every page run tallies its counts."""
     frame, counts = _filtered(where, table, filters, order_by, exact)
-    _report_unlabelled(table, counts, filters.keep_unlabelled)
+    tally_unlabelled(table, counts)
     return frame
-
-
-# --- The page notice: rows without a value for a chosen filter, hidden or kept --------------
-
-_UNLABELLED_KEY = "unlabelled_rows"
-_UNLABELLED_SLOT = "unlabelled_slot"
-# What a mart's rows are, in the notice.
-ROW_NOUNS = {
-    "fct_workload_results": "results",
-    "published_results": "published figures",
-    "published_vs_measured": "published figures",
-    "config_deltas": "result pairs",
-    "profile_latency_deltas": "profile deltas",
-    "dedupe_ratios": "capacity observations",
-    "latest_dedupe_ratios": "latest capacity observations",
-    "ra_comparison_points": "RA chart points",
-    "scaling_points": "scaling points",
-    "sweep_points": "sweep points",
-    "transport_comparison": "TCP/RDMA results",
-    "transport_cpu_efficiency": "TCP/RDMA pairs",
-}
-
-
-def start_unlabelled_notice(slot: object) -> None:
-    """Called once per page run (streamlit_app.py): forget the last run's counts and give
-    the placeholder (`st.empty()`) the notice is written into as queries report."""
-    st.session_state[_UNLABELLED_KEY] = {}
-    st.session_state[_UNLABELLED_SLOT] = slot
-
-
-def unlabelled_notice(counts: dict[str, dict[str, int]], kept: bool) -> str | None:
-    """The notice text: per filter label, the rows of each mart without a value for it."""
-    parts = []
-    for spec in SPECS:
-        per_mart = [
-            f"{n:,} {ROW_NOUNS.get(table, 'rows of ' + table)}"
-            for table, found in counts.items()
-            if (n := found.get(spec.name))
-        ]
-        if per_mart:
-            parts.append(f"{', '.join(per_mart)} without {spec.label}")
-    if not parts:
-        return None
-    if kept:
-        return "Kept, although the filters cannot say they match: " + "; ".join(parts) + "."
-    return (
-        "Hidden by the filters (no value to match): "
-        + "; ".join(parts)
-        + '. Switch on "Keep rows without a value" in the sidebar to show them.'
-    )
-
-
-def _report_unlabelled(table: str, counts: dict[str, int], kept: bool) -> None:
-    if get_script_run_ctx() is None:  # outside a page run (tests, benchmark): no notice
-        return
-    held = st.session_state.setdefault(_UNLABELLED_KEY, {})
-    slot = st.session_state.get(_UNLABELLED_SLOT)
-    held[table] = counts
-    text = unlabelled_notice(held, kept)
-    if slot is not None and text is not None:
-        slot.info(text, icon=":material/filter_alt:")
 
 
 def _of_result(where: str, table: str, result_id: str) -> pl.DataFrame | None:
@@ -195,7 +134,7 @@ RESULTS_ORDER = "testbed, profile, working_set, read_pct, started_at"
 TRANSPORT_ORDER = "testbed, working_set, read_pct, block_size_bytes, random_pct, outstanding_io"
 
 
-# Not cached here: `_rows` caches the read and reports the page notice on every run.
+# Not cached here: `_rows` caches the read and tallies the page notice's counts on every run.
 def workload_results(where: str, filters: Filters) -> pl.DataFrame:
     return _rows(where, "fct_workload_results", filters, RESULTS_ORDER)
 
