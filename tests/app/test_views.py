@@ -8,7 +8,7 @@ import datetime as dt
 import polars as pl
 
 from app.lib import provenance
-from app.lib.views import data_quality, run_explorer
+from app.lib.views import compare, data_quality, run_explorer
 
 
 def test_data_quality_counts_constraints_alerts_and_skipped_suites() -> None:
@@ -124,3 +124,93 @@ def test_run_explorer_orders_source_files_outputs_first() -> None:
         "version 1; x (version not printed), parser version 1 · 5 files"
     )
     assert provenance.files_in_order(None) is None
+
+
+# --- Compare -----------------------------------------------------------------------------------
+
+
+def two_results() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "result_id": ["r1", "r2", "r3"],
+            "testbed": ["micron", "samsung", "micron"],
+            "transport": ["tcp", "tcp", "rdma"],
+            "block_size_bytes": [4096, 4096, 131072],
+            "source_tool": ["fio", "vdbench", "fio"],
+            "iops": [100.0, 250.5, 7.0],
+        }
+    )
+
+
+def test_compare_puts_two_results_side_by_side_with_their_intervals() -> None:
+    states = pl.DataFrame(
+        {
+            "result_id": ["r2", "r1"],
+            "iops_mean": [250.0, 99.0],
+            "iops_ci95_low": [240.0, None],
+            "iops_ci95_high": [260.5, None],
+            "interval_count": [30, 20],  # not an interval column: not joined
+        }
+    )
+    pair = compare.pair(two_results(), "r2", "r1", states)
+    assert pair["result_id"].to_list() == ["r2", "r1"]
+    assert "interval_count" not in pair.columns
+    table = compare.side_by_side(pair, ["A", "B"])
+    assert table.to_dicts() == [
+        {"field": "testbed", "A": "samsung", "B": "micron", "differs": "yes"},
+        {"field": "transport", "A": "tcp", "B": "tcp", "differs": ""},
+        {"field": "block_size_bytes", "A": "4K", "B": "4K", "differs": ""},
+        {"field": "source_tool", "A": "vdbench", "B": "fio", "differs": "yes"},
+        {"field": "IOPS (IO/s)", "A": "250.5", "B": "100.0", "differs": "yes"},
+        {"field": "IOPS (IO/s), 95 % CI", "A": "240.000 to 260.500", "B": "no spread information",
+         "differs": ""},
+    ]  # fmt: skip
+    # without steady-state rows the pair is the results' own rows
+    assert compare.pair(two_results(), "r1", "r3", pl.DataFrame()).width == 6
+
+
+def test_compare_names_the_labels_two_unpaired_runs_differ_in() -> None:
+    pair = compare.pair(two_results(), "r1", "r2", pl.DataFrame())
+    text = compare.unpaired_text(pair)
+    assert "(they differ in: testbed)" in text  # the tool is a fact of the run, not a label
+    same = compare.pair(two_results(), "r1", "r1", pl.DataFrame())
+    assert "(they differ in: free-form labels only)" in compare.unpaired_text(same)
+
+
+def test_compare_groups_keep_only_the_workloads_both_ran() -> None:
+    rows = pl.DataFrame(
+        {
+            "result_id": ["m1", "m2", "s1", "s2", "x1"],
+            "testbed": ["micron", "micron", "samsung", "samsung", "lenovo"],
+            "read_pct": [70, 100, 70, 0, 70],
+            "block_size_bytes": [4096] * 5,
+            "random_pct": [100] * 5,
+            "outstanding_io": [8, 8, 64, 8, 8],  # differs between sides: not in the workload
+        }
+    )
+    shared = compare.on_shared_workloads(rows, "testbed", "micron", "samsung")
+    assert shared["result_id"].to_list() == ["m1", "s1"]
+    assert shared["workload"].n_unique() == 1
+    assert compare.group_values(rows, "testbed") == ["lenovo", "micron", "samsung"]
+
+
+def test_compare_shows_the_profile_pairs_and_their_delta_columns() -> None:
+    deltas = pl.DataFrame(
+        {
+            "dimension": ["profile", "profile", "transport"],
+            "testbed": ["micron", "micron", "micron"],
+            "from_value": ["raid1", "raid1", "tcp"],
+            "to_value": ["raid5", "dedupe", "rdma"],
+            "from_result_id": ["r1", "r1", "r1"],
+            "iops_delta_pct": [-10.0, -30.0, 20.0],
+            "iops_delta_ci95_low": [-12.0, None, None],
+            "is_significant": [True, None, None],
+            "note": ["x", "y", "z"],
+        }
+    )
+    pairs = compare.profile_pairs(deltas, "micron", "raid5", "raid1")
+    assert pairs["to_value"].to_list() == ["raid5"]
+    assert compare.delta_columns(pairs) == [
+        "dimension", "from_value", "to_value", "iops_delta_pct", "iops_delta_ci95_low",
+        "is_significant",
+    ]  # fmt: skip
