@@ -6,6 +6,7 @@ import streamlit as st
 
 from app.lib import charts, queries, queries_studies, ui
 from app.lib.charts import studies as study_charts
+from app.lib.views import studies
 
 where, filters = ui.context()
 
@@ -75,16 +76,7 @@ objects = queries_studies.capacity_by_object_type(where, filters)
 if objects.is_empty():
     ui.no_data("capacity breakdown by object type", "VsanSpaceUsage captures carry one.")
 else:
-    objects = objects.with_columns(
-        observation=pl.format(
-            "{} · {} · {} · #{}",
-            pl.col("testbed").fill_null(queries.UNLABELLED),
-            pl.col("working_set").fill_null(charts.MISSING),
-            pl.col("captured_at").cast(pl.String).str.slice(0, 16).fill_null("undated"),
-            # two captures may share the rest: the observation id keeps them apart
-            pl.col("capacity_observation_id").cast(pl.String).str.slice(0, 6),
-        )
-    )
+    objects = studies.observations(objects)
     fig = study_charts.capacity_by_object_type(objects, title="Used capacity by object type")
     ui.plot(fig, "capacity_by_object_type")
 

@@ -8,7 +8,7 @@ import datetime as dt
 import polars as pl
 
 from app.lib import provenance
-from app.lib.views import compare, data_quality, run_explorer
+from app.lib.views import compare, data_quality, run_explorer, studies
 
 
 def test_data_quality_counts_constraints_alerts_and_skipped_suites() -> None:
@@ -214,3 +214,92 @@ def test_compare_shows_the_profile_pairs_and_their_delta_columns() -> None:
         "dimension", "from_value", "to_value", "iops_delta_pct", "iops_delta_ci95_low",
         "is_significant",
     ]  # fmt: skip
+
+
+# --- Studies -----------------------------------------------------------------------------------
+
+
+def test_studies_name_each_series_by_its_workload_not_the_swept_axis() -> None:
+    points = pl.DataFrame(
+        {
+            "read_pct": [100, 70],
+            "block_size_bytes": [4096, 131072],
+            "random_pct": [100, 0],
+            "vm_count": [3, None],
+        }
+    )
+    named = studies.with_workload(points, "vm_count", axis="block_size_bytes")
+    assert named["series"].to_list() == ["100% read, random · vm count 3", "70% read, seq"]
+
+
+def test_studies_pick_a_sweep_and_the_pairs_of_one_dimension() -> None:
+    points = pl.DataFrame(
+        {"testbed": ["s", "s", "h", "a"], "axis": ["nodes", "disk_groups", "disk_groups", "x"]}
+    )
+    assert studies.sweep(points, ("s", "h"), "disk_groups")["testbed"].to_list() == ["s", "h"]
+    assert studies.sweep(points.clear(), "s", "nodes").is_empty()
+    deltas = pl.DataFrame(
+        {
+            "testbed": ["s", "s", "other"],
+            "dimension": ["profile", "storage", "profile"],
+            "from_result_id": ["r1", "r3", "r5"],
+            "to_result_id": ["r2", "r4", "r6"],
+        }
+    )
+    results = pl.DataFrame({"result_id": ["r1", "r2", "r3", "r4", "r6"]})
+    pairs = studies.pair_results(deltas, results, "s", "profile")
+    assert sorted(pairs["result_id"].to_list()) == ["r1", "r2"]
+    assert studies.pair_results(deltas.clear(), results, "s", "profile").is_empty()
+
+
+def test_studies_per_node_iops_only_for_single_runs() -> None:
+    hosts = pl.DataFrame(
+        {"result_id": ["a", "b", None], "nodes": [4, 8, 16], "run_count": [1, 1, 3]}
+    )
+    scaling = pl.DataFrame({"result_id": ["a", "b"], "iops_per_node": [10.0, 9.5]})
+    # a point that is the mean of three runs has no one result's per-node value
+    assert studies.per_node(hosts, scaling)["iops_per_node"].to_list() == [10.0, 9.5, None]
+
+
+def test_studies_disk_group_and_working_set_series() -> None:
+    groups = pl.DataFrame(
+        {
+            "testbed": ["sfd7-vsan60-hybrid", "sfd7-vsan60-allflash"],
+            "read_pct": [70, 100],
+            "held_equal_json": ['{"working_set": "cache"}', "{}"],
+            "disk_groups": [1, 2],
+        }
+    )
+    named = studies.disk_group_pairs(groups)
+    assert named["series"].to_list() == ["hybrid · 70% read · cache", "allflash · 100% read"]
+    assert named["disk_groups_label"].to_list() == ["1 disk group(s)", "2 disk group(s)"]
+    ws = studies.working_set_points(pl.DataFrame({"axis_value": [100.0], "disk_groups": [2]}))
+    assert ws.select("working_set_gb", "series").row(0) == (100.0, "2 disk group(s)")
+
+
+def test_studies_knees_and_profile_order() -> None:
+    points = pl.DataFrame(
+        {"is_knee": [None, True], "series": ["4K read", "4K read"], "vm_count": [15, 30]}
+    )
+    assert studies.knee_notes(points) == ["Latency knee (4K read): 30 VMs (sweeps mart)."]
+    assert studies.knee_notes(pl.DataFrame({"x": [1]})) == []
+    runs = pl.DataFrame({"profile_order": [None, ["run1", "run2"]]})
+    assert studies.profile_order(runs) == ["run1", "run2"]
+    assert studies.profile_order(runs.clear()) == []
+
+
+def test_capacity_observations_are_told_apart() -> None:
+    objects = pl.DataFrame(
+        {
+            "testbed": ["micron", None],
+            "working_set": ["capacity", None],
+            "captured_at": [dt.datetime(2019, 5, 1, 12, 30, 45), None],
+            "capacity_observation_id": ["abcdef123", "0123456789"],
+        }
+    )
+    assert studies.observations(objects)["observation"].to_list() == [
+        "micron · capacity · 2019-05-01 12:30 · #abcdef",
+        "(no testbed label) · — · undated · #012345",
+    ]
+    one = studies.observations(objects, testbed=False)
+    assert one["observation"].to_list()[0] == "capacity test · 2019-05-01 12:30 · #abcdef"
