@@ -9,6 +9,7 @@ import polars as pl
 
 from app.lib import provenance
 from app.lib.views import compare, data_quality, run_explorer, studies
+from app.lib.views import ra_comparison as ra
 
 
 def test_data_quality_counts_constraints_alerts_and_skipped_suites() -> None:
@@ -303,3 +304,78 @@ def test_capacity_observations_are_told_apart() -> None:
     ]
     one = studies.observations(objects, testbed=False)
     assert one["observation"].to_list()[0] == "capacity test · 2019-05-01 12:30 · #abcdef"
+
+
+# --- RA comparison ------------------------------------------------------------------------------
+
+
+def ra_points() -> pl.DataFrame:
+    """Micron measured in two configurations with its own printed figures (one contradicting
+    every run), and Samsung's Table 3: two figures at one read mix, one repeated row."""
+    return pl.DataFrame(
+        {
+            "origin": ["measured", "measured", "measured", "published", "published",
+                       "published", "published", "published"],
+            "testbed": ["micron", "micron", "lab", "micron", "micron", "samsung", "samsung",
+                        "samsung"],
+            "result_id": ["r1", "r2", "r3", None, None, None, None, None],
+            "iops_figure_id": [None, None, None, "f10", "f11", "t3-tcp", "t3-rdma", "t3-rdma"],
+            "latency_figure_id": [None, None, None, "l10", "l11", None, None, None],
+            "run_configuration": ["vsan_version=6.5", "vsan_version=6.7", "", "vsan_version=6.7",
+                                  None, "transport=tcp", "transport=rdma", "transport=rdma"],
+            "read_pct": [70, 70, 70, 70, 70, 70, 70, 70],
+            "iops": [1.0, 2.0, 3.0, 2.5, 9.0, 4.0, 5.0, 5.0],
+        }
+    )  # fmt: skip
+
+
+def test_ra_opens_on_a_testbed_against_its_own_printed_configuration_first() -> None:
+    points = ra_points()
+    measured, published = ra.by_origin(points, "measured"), ra.by_origin(points, "published")
+    assert ra.testbeds(measured) == ["lab", "micron"]
+    assert ra.testbeds(published) == ["micron", "samsung"]
+    own = ra.of_testbed(measured, "micron")
+    assert own["result_id"].to_list() == ["r1", "r2"]
+    assert ra.of_testbed(measured, None).is_empty()
+    # against its own document the printed configuration comes first; else in order
+    assert ra.configurations(own, published, "micron", "micron") == [
+        "vsan_version=6.7", "vsan_version=6.5",
+    ]  # fmt: skip
+    assert ra.configurations(own, published, "micron", "samsung") == [
+        "vsan_version=6.5", "vsan_version=6.7",
+    ]  # fmt: skip
+
+
+def test_ra_draws_its_own_figures_under_the_chosen_configuration() -> None:
+    points = ra_points()
+    measured, published = ra.by_origin(points, "measured"), ra.by_origin(points, "published")
+    own = ra.of_testbed(measured, "micron")
+    rows = ra.chart_rows(own, published, "micron", "micron", ["vsan_version=6.7"])
+    assert rows.data["result_id"].to_list() == ["r2", None]
+    assert rows.data["iops_figure_id"].to_list() == [None, "f10"]
+    assert rows.unmatched == 1  # f11 contradicts every run's configuration: counted, not drawn
+    assert ra.title("micron", "micron") == (
+        "IOPS and latency by read mix: micron (with its published figures)"
+    )
+
+
+def test_ra_draws_another_documents_figures_once_each_as_printed() -> None:
+    points = ra_points()
+    measured, published = ra.by_origin(points, "measured"), ra.by_origin(points, "published")
+    own = ra.of_testbed(measured, "micron")
+    rows = ra.chart_rows(own, published, "micron", "samsung", ["vsan_version=6.5"])
+    assert rows.unmatched == 0
+    assert rows.data["run_configuration"].to_list() == [
+        "vsan_version=6.5",
+        "samsung (published) transport=tcp",
+        "samsung (published) transport=rdma",
+    ]
+    assert ra.title("micron", "samsung") == "IOPS and latency by read mix: micron vs samsung"
+    # no reference: the measured points only; nothing at all: an empty frame
+    alone = ra.chart_rows(own, published, "micron", ra.NO_REFERENCE, ["vsan_version=6.5"])
+    assert alone.data["result_id"].to_list() == ["r1"]
+    assert ra.chart_rows(own.clear(), published, None, ra.NO_REFERENCE, []).data.is_empty()
+    assert ra.table(rows.data).columns == [
+        "origin", "result_id", "iops_figure_id", "latency_figure_id", "run_configuration",
+        "read_pct", "iops",
+    ]  # fmt: skip
