@@ -8,7 +8,7 @@ import datetime as dt
 import polars as pl
 
 from app.lib import provenance
-from app.lib.views import compare, data_quality, run_explorer, studies
+from app.lib.views import compare, data_quality, published, run_explorer, studies
 from app.lib.views import ra_comparison as ra
 
 
@@ -379,3 +379,58 @@ def test_ra_draws_another_documents_figures_once_each_as_printed() -> None:
         "origin", "result_id", "iops_figure_id", "latency_figure_id", "run_configuration",
         "read_pct", "iops",
     ]  # fmt: skip
+
+
+# --- Published vs measured ----------------------------------------------------------------------
+
+
+def published_rows() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "figure_id": ["f1", "f2", "f3", "f4"],
+            "source_document": ["samsung", "micron", "micron", "micron"],
+            "status": ["match", "mismatch", "match", "not_expressible"],
+            "testbed": ["samsung", "micron", "lab", "micron"],
+            "measured_value": [1.0, 2.0, 3.0, None],
+            "target_mart": ["fct_workload_results", "per_node_iops", "dedupe_ratios", None],
+            "matched_result_id": ["r1", "r2", "c3", None],
+        }
+    )
+
+
+def test_published_rows_say_how_each_value_was_given_and_measured() -> None:
+    figures = pl.DataFrame(
+        {
+            "figure_id": ["f1", "f2", "f3"],
+            "derivation": ["derived", "published", "published"],
+            "chart_read": [False, True, False],
+            "note": ["sum of Table 2", None, None],
+        }
+    )
+    rows = published.figures_table(published_rows(), figures, reconstructed=["samsung"])
+    assert rows["published_as"].to_list() == [
+        "derived here, never printed", "read off a chart", "printed", "unknown",
+    ]  # fmt: skip
+    assert rows["measured_on"].to_list() == [
+        "reconstructed from the documents", "measured", "measured", None,
+    ]  # fmt: skip
+    # only a matched workload result links to the run explorer
+    assert rows["result_id"].to_list() == ["r1", "r2", None, None]
+    assert published.caption(rows).startswith("4 figures. Each row says how")
+    assert "(`published_as`: 1 shown here were derived" in published.caption(rows)
+    # without published_results rows every figure's derivation is unknown, never a guess
+    bare = published.figures_table(published_rows(), pl.DataFrame(), reconstructed=[])
+    assert set(bare["published_as"]) == {"unknown"}
+
+
+def test_published_filters_by_study_and_status_and_counts_every_status() -> None:
+    rows = published_rows()
+    assert published.studies(rows) == ["micron", "samsung"]
+    assert published.statuses(rows) == ["match", "mismatch", "not_expressible"]
+    assert published.status_label("match").startswith("match (within the tolerance")
+    micron = published.chosen(rows, ["micron"], ["match", "mismatch"])
+    assert micron["figure_id"].to_list() == ["f2", "f3"]
+    assert published.chosen(rows, [], []).height == 4
+    assert published.status_counts(micron) == {
+        "match": 1, "mismatch": 1, "ambiguous": 0, "unmatched": 0, "not_expressible": 0,
+    }  # fmt: skip
