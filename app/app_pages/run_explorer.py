@@ -8,29 +8,26 @@ in run explorer" link carries); the URL follows the selector, so a view can be s
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, notices, provenance, queries, queries_provenance, selection, ui
+from app.lib import charts, notices, provenance, queries, queries_provenance, ui
 from app.lib.url_state import UrlState
 from app.lib.views import run_explorer as view
 
 where, filters = ui.context()
 PARAM = provenance.PARAM
 url = UrlState({PARAM: "run_explorer_result"})
-LINKED = "run_explorer_linked"  # a result a link brought in, outside the sidebar filters
 
 results = queries.workload_results(where, filters)
 # A link names its result in the URL: shown even when the sidebar filters would hide it, as
 # long as the selector holds it.
 offered = results["result_id"].to_list() if not results.is_empty() else []
-wanted = url.in_url(PARAM)
-held = selection.held_link(wanted, url.is_new(PARAM), st.session_state.get(LINKED), offered)
-if held is not None:
+if (held := url.held_link(PARAM, offered)) is not None:
     linked = queries_provenance.result_by_id(where, held)
     if linked.is_empty():
         notices.show(notices.unknown_result_notice(held))
     else:
         notices.show(notices.LINKED_OUTSIDE_FILTERS)
         results = pl.concat([linked, results], how="diagonal_relaxed")
-        st.session_state[LINKED] = held
+        url.hold(PARAM, held)
 if results.is_empty():
     ui.no_data("workload results")
     st.stop()

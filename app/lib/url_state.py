@@ -5,6 +5,9 @@ A page names its URL-bound widgets once (`UrlState({"a": "compare_a", ...})`: qu
 kept equal (the widget writes the URL as it changes, `on_change`, and the page writes it once
 the selection is settled, `publish`), so a URL value that differs from its widget's value is
 new to the page (a followed link, a shared URL) and chooses the widget's value (`restore`).
+One page also offers a linked value its filters hide (the run explorer's result): `held_link`
+says which, and `hold` remembers the value a link brought (`<widget key>_linked`) for as long
+as the widget keeps it.
 
 Values are strings (result ids, testbeds, modes), or lists of strings for a multiselect
 (`many`). `query` and `state` default to `st.query_params` and `st.session_state`; tests pass
@@ -17,6 +20,8 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequenc
 from typing import Any, Protocol
 
 import streamlit as st
+
+from app.lib import selection
 
 Value = str | list[str] | None
 
@@ -60,6 +65,21 @@ class UrlState:
         """The URL names a value its widget does not hold: a followed link or a shared URL."""
         value = self.in_url(param)
         return bool(value) and value != self.widget(param)
+
+    def held_link(self, param: str, offered: Sequence[str]) -> str | None:
+        """The URL's value when the selector must offer it although `offered` lacks it: a
+        link just followed, or the value a followed link brought (`hold`) while the URL still
+        names it. None otherwise: a URL the page wrote itself is no link, so a filter that
+        hides its value moves the selector on (selection.held_link)."""
+        held = self._state.get(self._linked_key(param))
+        return selection.held_link(self.in_url(param), self.is_new(param), held, list(offered))
+
+    def hold(self, param: str, value: str) -> None:
+        """Remember `value` as brought by a link, so it stays offered (`held_link`)."""
+        self._state[self._linked_key(param)] = value
+
+    def _linked_key(self, param: str) -> str:
+        return self.keys[param] + "_linked"
 
     # --- URL -> widget ---------------------------------------------------------------------
 

@@ -117,6 +117,26 @@ def test_several_values_restore_what_is_offered_and_publish_all() -> None:
     assert query.params == {"a": ["micron", "sfd7"]}
 
 
+def test_a_link_holds_its_value_outside_the_options_while_the_widget_keeps_it() -> None:
+    # GIVEN the sidebar filters offer r1 and r2; WHEN a link names r9
+    query, state = Query(a="r9"), {"page_a": "r1"}
+    url = url_state(query, state)
+    assert url.held_link("a", ["r1", "r2"]) == "r9"
+    url.hold("a", "r9")
+    assert select(url, "a", ["r9", "r1", "r2"], state) == "r9"
+    # THEN the next run still offers it (the URL names it, the widget holds it)
+    assert url_state(query, state).held_link("a", ["r1", "r2"]) == "r9"
+    # WHEN the reader picks r2 THEN r9 is no longer held
+    state["page_a"] = "r2"
+    url_state(query, state).follow("a")
+    assert url_state(query, state).held_link("a", ["r1", "r2"]) is None
+
+
+def test_a_filter_that_hides_the_pages_own_value_holds_nothing() -> None:
+    query, state = Query(a="r1"), {"page_a": "r1"}
+    assert url_state(query, state).held_link("a", ["r2"]) is None
+
+
 def url_bound_page() -> None:
     import streamlit as st
 
