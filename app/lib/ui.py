@@ -9,6 +9,7 @@ import polars as pl
 import streamlit as st
 
 from app.lib import charts, notices, plotly_view, queries
+from app.lib.charts.common import fmt
 from app.lib.db import ServingStatus
 from app.lib.filters import Filters
 
@@ -67,13 +68,6 @@ def table(df: pl.DataFrame, **kwargs: Any) -> Any:
     config.update(kwargs.pop("column_config", None) or {})
     kwargs.setdefault("hide_index", True)
     return st.dataframe(table_frame(df), placeholder=charts.MISSING, column_config=config, **kwargs)
-
-
-def fmt(value: object, spec: str = ",.2f", suffix: str = "") -> str:
-    """A metric value, or MISSING when the warehouse does not know it (NULL/NaN)."""
-    if charts.is_missing(value):
-        return charts.MISSING
-    return f"{value:{spec}}{suffix}"
 
 
 def metric_row(row: dict[str, Any], metrics: list[tuple[str, ...]], help: str = "") -> None:

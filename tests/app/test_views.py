@@ -8,7 +8,17 @@ import datetime as dt
 import polars as pl
 
 from app.lib import provenance
-from app.lib.views import compare, data_quality, published, run_explorer, studies
+from app.lib.views import (
+    capacity,
+    compare,
+    data_quality,
+    profile_deltas,
+    published,
+    run_explorer,
+    scaling,
+    studies,
+    transport,
+)
 from app.lib.views import ra_comparison as ra
 
 
@@ -434,3 +444,114 @@ def test_published_filters_by_study_and_status_and_counts_every_status() -> None
     assert published.status_counts(micron) == {
         "match": 1, "mismatch": 1, "ambiguous": 0, "unmatched": 0, "not_expressible": 0,
     }  # fmt: skip
+
+
+# --- Profiles & configs, scaling, TCP vs RDMA, capacity ----------------------------------------
+
+
+def test_config_delta_pairs_are_named_and_numbered_never_stacked() -> None:
+    part = pl.DataFrame(
+        {
+            "from_value": ["6.2", "6.2", "6.2"],
+            "to_value": ["6.5", "6.5", "6.5"],
+            "testbed": ["micron", "micron", "micron"],
+            "read_pct": [70, 70, 100],
+            "working_set": ["cache", "cache", "cache"],
+            "from_vm_count": [None, None, 8],
+            "from_result_id": ["r1", "r3", "r5"],  # two pairs alike but for their results
+        }
+    )
+    named = profile_deltas.named_pairs(part)
+    assert named["pair"].to_list() == [
+        "6.2 → 6.5 · micron · 70% read, cache #1",
+        "6.2 → 6.5 · micron · 70% read, cache #2",
+        "6.2 → 6.5 · micron · 100% read, cache, 8 VMs",
+    ]
+    # the first context that varies colours the bars
+    assert profile_deltas.colour_choices(part) == (["working_set", "testbed", "read_pct"], 2)
+    same = part.head(2).drop("read_pct")
+    assert profile_deltas.colour_choices(same) == (["working_set", "testbed"], 0)
+
+
+def test_a_profile_heatmap_never_averages_a_shared_cell() -> None:
+    cells = pl.DataFrame(
+        {"working_set": ["cache", "cache"], "profile": ["raid5", "raid5"], "read_pct": [70, 100]}
+    )
+    assert not profile_deltas.shares_cells(cells)
+    assert profile_deltas.shares_cells(cells.with_columns(read_pct=pl.lit(70)))
+    sizes = pl.DataFrame({"block_size_bytes": [65536, None, 4096, 4096]})
+    assert profile_deltas.block_sizes(sizes) == [4096, 65536]
+
+
+def test_sweeps_are_named_by_the_held_labels_that_differ() -> None:
+    points = pl.DataFrame(
+        {
+            "sweep_id": ["s1", "s1", "s2", "s3"],
+            "held_equal_json": [
+                '{"read_pct": 70, "testbed": "t"}', '{"read_pct": 70, "testbed": "t"}',
+                '{"read_pct": 100, "testbed": "t"}', None,
+            ],
+        }
+    )  # fmt: skip
+    named = scaling.sweep_names(points)
+    assert named["series"].to_list() == [
+        "read_pct=70, testbed=t", "read_pct=70, testbed=t", "read_pct=100, testbed=t",
+        "read_pct=(none), testbed=(none)",
+    ]  # fmt: skip
+    one = scaling.sweep_names(points.filter(pl.col("sweep_id") == "s1"))
+    assert set(one["series"]) == {"sweep"}
+    assert scaling.axes(["working_set", "nodes", "unknown_axis"]) == ["nodes", "working_set"]
+    assert "held_equal_json" not in scaling.table(points).columns
+
+
+def test_tcp_rdma_pairs_testbeds_with_both_transports() -> None:
+    side = pl.DataFrame(
+        {
+            "testbed": ["s", "s", "m", "m"],
+            "transport": ["tcp", "rdma", "tcp", "tcp"],
+            "read_pct": [70, 70, 100, 100],
+            "run_ordinal": [1, 2, 1, 1],
+        }
+    )
+    paired = transport.paired(side)
+    assert transport.testbeds(paired) == ["s"]
+    assert transport.with_workload(paired)["workload"].to_list() == [
+        "70% read", "70% read · run 2",
+    ]  # fmt: skip
+    assert transport.testbeds(transport.paired(side.clear())) == []
+
+
+def test_tcp_rdma_best_gain_or_the_first_pair_without_cpu_figures() -> None:
+    eff = pl.DataFrame(
+        {"testbed": ["s", "s"], "read_pct": [70, 100], "rdma_efficiency_gain_pct": [10.0, 66.4]}
+    )
+    assert transport.best_gain(eff)["read_pct"] == 100
+    unknown = eff.with_columns(rdma_efficiency_gain_pct=pl.lit(None, pl.Float64))
+    assert transport.best_gain(unknown)["read_pct"] == 70
+    named = transport.with_testbed_workload(eff)
+    assert named["workload"].to_list() == ["s · 70% read", "s · 100% read"]
+
+
+def test_capacity_headline_of_an_observation() -> None:
+    # GIVEN the Micron RA's capacity test: 28.58 TiB logical on 3.48 TiB physical, RAID-5 3+1
+    row = {
+        "testbed": "micron", "profile": "density", "working_set": None,
+        "captured_at": dt.datetime(2019, 5, 1, 12, 30, 45), "ftm": "RAID-5", "ftt": 1,
+        "dedupe_compression_ratio": 8.2126, "capacity_multiplier": 1.3333,
+        "usable_to_raw_ratio": 6.1594, "logical_used_bytes": 31_424_000_000_000,
+        "physical_used_bytes": 3_826_000_000_000,
+    }  # fmt: skip
+    assert capacity.heading(row) == "**micron** · density · captured 2019-05-01 12:30 UTC"
+    assert capacity.headline(row) == [
+        ("Dedupe & compression", "8.21x", None),
+        ("Capacity multiplier", "1.33x", "RAID-5 FTT=1"),
+        ("Usable to raw", "6.16x", None),
+        ("Saved", "27.60 TB", "logical 31.42 TB, physical 3.83 TB (TB = 10^12 bytes)"),
+    ]
+    unknown = {**row, "ftm": None, "physical_used_bytes": None, "capacity_multiplier": None}
+    assert capacity.headline(unknown)[1] == ("Capacity multiplier", "—", "no policy label")
+    assert capacity.headline(unknown)[3][1:] == (
+        "—", "logical 31.42 TB, physical — (TB = 10^12 bytes)",
+    )  # fmt: skip
+    ratios = pl.DataFrame({"captured_at": [None, dt.datetime(2019, 5, 1)]})
+    assert capacity.undated(ratios) == 1
