@@ -2,8 +2,8 @@
 
 The run explorer reads `?result_id=<id>` from the URL (st.query_params), so a link is plain
 text a table cell, a chart's selection or a shared URL can carry. Charts put each point's
-`result_id` in the trace's `customdata` (`customdata(df)`); `plot` shows links for the points
-a user clicks or selects. Rows without a result (published figures) have no link.
+`result_id` in the trace's `customdata`; `plot` shows links for the points a user clicks or
+selects. Rows without a result (published figures) have no link.
 
 The run explorer's provenance sections (`show_source_files`, `show_label_origins`) say where
 a result comes from: its files, the tools that wrote them, and where each label came from.
@@ -60,13 +60,6 @@ def table(df: pl.DataFrame, *, column: str = PARAM, **kwargs: object) -> None:
     ui.table(shown, column_config=config, **kwargs)
 
 
-def customdata(df: pl.DataFrame, column: str = PARAM) -> list[str | None]:
-    """Per row, the result a chart point stands for: a trace's `customdata`."""
-    if column not in df.columns:
-        return [None] * df.height
-    return df[column].cast(pl.String).to_list()
-
-
 def link_row(result_ids: Iterable[str], label: str = LINK_TEXT) -> None:
     """One "open in run explorer" link per result (in the app: the page switches in place)."""
     ids = list(dict.fromkeys(rid for rid in result_ids if rid))
@@ -95,7 +88,7 @@ def selected_results(points: list[dict]) -> list[str]:
 
 def plot(fig: go.Figure, name: str, *, key: str) -> None:
     """A chart whose points lead to their runs: clicking (or box/lasso selecting) points
-    whose trace carries `customdata(df)` shows their run explorer links under it."""
+    whose trace carries their result ids as `customdata` shows their run explorer links."""
     chosen = selected_results(ui.plot(fig, name, key=key, selectable=True))
     if chosen:
         link_row(chosen)

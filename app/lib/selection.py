@@ -20,14 +20,6 @@ def options(df: pl.DataFrame, column: str) -> list:
     return df[column].drop_nulls().unique(maintain_order=True).to_list()
 
 
-def held_equal_label(held_equal_json: str | None, keys: tuple[str, ...]) -> str:
-    """`read_pct=70, block_size_bytes=131072` from a sweep's held-equal JSON, for `keys`."""
-    if not held_equal_json:
-        return ""
-    held = json.loads(held_equal_json)
-    return ", ".join(f"{k}={held[k]}" for k in keys if k in held)
-
-
 def several(df: pl.DataFrame, group: str, column: str) -> list:
     """The values of `group` (sorted) whose rows hold at least two values of `column`: what
     has something to compare (NULL is no value)."""
