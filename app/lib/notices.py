@@ -43,8 +43,8 @@ def show(notice: Notice | None, slot: Any = None) -> None:
     """Draw `notice` (nothing for None), in `slot` (an `st.empty()`) when given."""
     if notice is None:
         return
-    where = slot if slot is not None else st
-    draw = {"error": where.error, "warning": where.warning, "info": where.info}[notice.level]
+    box = slot if slot is not None else st
+    draw = {"error": box.error, "warning": box.warning, "info": box.info}[notice.level]
     draw(notice.text, icon=notice.icon)
 
 
