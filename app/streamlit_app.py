@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app.lib import db, navigation, queries, ui
+from app.lib import db, navigation, notices, queries, ui
 from app.lib.filters import FILTER_LABELS, Filters, filter_value_label
 
 st.set_page_config(
@@ -22,10 +22,11 @@ PAGES = [
 ]
 page = st.navigation(PAGES)
 
-db_path = str(db.reading_path())
-st.session_state["db_path"] = db_path
+# What the pages read: a file path, or in team mode the lake's password-free name.
+where = str(db.reading_path())
+st.session_state["where"] = where
 st.title("vSAN performance warehouse")
-st.caption(f"{page.title} · warehouse `{db_path}`")
+st.caption(f"{page.title} · warehouse `{where}`")
 
 # Only validated versions are published; say when the main file holds more (a failed
 # validation, or a load / plain `dbt build` not yet published) and the command that fixes it.
@@ -33,19 +34,19 @@ status = db.serving_status()
 st.session_state["serving_status"] = status
 ui.forget_old_snapshot(status)
 try:
-    tables = queries.marts_columns(db_path)
+    tables = queries.marts_columns(where)
 except db.WarehouseUnavailable as exc:
     st.error(str(exc), icon=":material/error:")
     st.stop()
 
-notice = ui.serving_notice(status, has_marts=bool(tables))
-ui.show_notice(notice)
+notice = notices.serving_notice(status, has_marts=bool(tables))
+notices.show(notice)
 if notice is not None and notice.blocks_data and page.title != "Data quality":
     st.stop()  # no snapshot yet: the main file's marts have not passed validation
 
 with st.sidebar:
     st.header("Filters")
-    options = queries.filter_options(db_path)
+    options = queries.filter_options(where)
     chosen = {
         name: tuple(
             st.multiselect(
@@ -67,8 +68,8 @@ with st.sidebar:
     st.caption("Empty = all. Filters apply to every chart and table, published figures too.")
 st.session_state["filters"] = Filters(**chosen, keep_unlabelled=keep)
 # The page's notice of rows the filters hid (or kept) for lack of a value, filled as the
-# page's queries report (queries._rows).
-queries.start_unlabelled_notice(st.empty())
+# page's filtered reads tally them (queries._rows).
+notices.watch_unlabelled(keep)
 
 try:
     page.run()

@@ -1,13 +1,14 @@
 """Capacity: dedupe/compression ratios, policy capacity multipliers, usable-to-raw, and the
 capacity by object type. One unit rule: TB = 10^12 bytes (the marts hold bytes)."""
 
-import polars as pl
 import streamlit as st
 
 from app.lib import charts, queries, queries_studies, ui
 from app.lib.charts import studies as study_charts
+from app.lib.views import capacity as view
+from app.lib.views import studies
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 PUBLISHED_METRICS = (
     "dedupe_compression_ratio",
@@ -18,7 +19,6 @@ PUBLISHED_METRICS = (
     "capacity_overhead_pct",
 )
 PUBLISHED_COLUMNS = ["source_document", "testbed", "metric", "value", "unit", "value_as_printed"]
-TB = study_charts.TB
 
 st.caption(
     "Ratio = logical used before dedupe and compression / physical used after. "
@@ -29,39 +29,20 @@ st.caption(
 
 
 def headline(row: dict) -> None:
-    context = " · ".join(str(row[c]) for c in ("profile", "working_set") if row.get(c))
-    st.markdown(
-        f"**{row['testbed']}**"
-        + (f" · {context}" if context else "")
-        + f" · captured {str(row['captured_at'])[:16]} UTC"
-    )
-    cols = st.columns(4)
-    cols[0].metric("Dedupe & compression", ui.fmt(row["dedupe_compression_ratio"], ".2f", "x"))
-    policy = f"{row['ftm']} FTT={row['ftt']}" if row.get("ftm") else "no policy label"
-    cols[1].metric(
-        "Capacity multiplier", ui.fmt(row["capacity_multiplier"], ".2f", "x"), help=policy
-    )
-    cols[2].metric("Usable to raw", ui.fmt(row["usable_to_raw_ratio"], ".2f", "x"))
-    logical, physical = row["logical_used_bytes"], row["physical_used_bytes"]
-    saved = None if logical is None or physical is None else (logical - physical) / TB
-    cols[3].metric(
-        "Saved",
-        ui.fmt(saved, ",.2f", " TB"),
-        help=f"logical {ui.fmt(logical and logical / TB, ',.2f', ' TB')}, "
-        f"physical {ui.fmt(physical and physical / TB, ',.2f', ' TB')} (TB = 10^12 bytes)",
-    )
+    st.markdown(view.heading(row))
+    for col, (label, value, about) in zip(st.columns(4), view.headline(row), strict=True):
+        col.metric(label, value, help=about)
 
 
-ratios = queries.dedupe_ratios(db_path, filters)
+ratios = queries.dedupe_ratios(where, filters)
 if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`vsan_capacity`)."):
     # The latest dated observation per testbed, profile and working set; undated ones are
     # never "latest" (nothing says when they were taken).
-    for row in queries.latest_dedupe_ratios(db_path, filters).iter_rows(named=True):
+    for row in queries.latest_dedupe_ratios(where, filters).iter_rows(named=True):
         headline(row)
-    undated = ratios.filter(pl.col("captured_at").is_null())
-    if undated.height:
+    if undated := view.undated(ratios):
         st.caption(
-            f"{undated.height} observation(s) without a capture time are not a headline: "
+            f"{undated} observation(s) without a capture time are not a headline: "
             "see All observations."
         )
     ui.plot(charts.capacity_bars(ratios), "capacity")
@@ -71,25 +52,16 @@ if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`v
             ui.download_csv(ratios, "dedupe_ratios")
 
 st.subheader("Capacity by object type")
-objects = queries_studies.capacity_by_object_type(db_path, filters)
+objects = queries_studies.capacity_by_object_type(where, filters)
 if objects.is_empty():
     ui.no_data("capacity breakdown by object type", "VsanSpaceUsage captures carry one.")
 else:
-    objects = objects.with_columns(
-        observation=pl.format(
-            "{} · {} · {} · #{}",
-            pl.col("testbed").fill_null(queries.UNLABELLED),
-            pl.col("working_set").fill_null(charts.MISSING),
-            pl.col("captured_at").cast(pl.String).str.slice(0, 16).fill_null("undated"),
-            # two captures may share the rest: the observation id keeps them apart
-            pl.col("capacity_observation_id").cast(pl.String).str.slice(0, 6),
-        )
-    )
+    objects = studies.observations(objects)
     fig = study_charts.capacity_by_object_type(objects, title="Used capacity by object type")
     ui.plot(fig, "capacity_by_object_type")
 
 st.subheader("Published capacity figures")
-published = queries.published_results(db_path, filters, PUBLISHED_METRICS)
+published = queries.published_results(where, filters, PUBLISHED_METRICS)
 if published.is_empty():
     ui.no_data("published capacity figures")
 else:

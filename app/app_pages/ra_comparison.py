@@ -1,12 +1,12 @@
 """RA comparison: IOPS bars and latency lines per read mix, a testbed against its own
 published figures (or another document's). Every bar is one result or one printed figure."""
 
-import polars as pl
 import streamlit as st
 
 from app.lib import charts, provenance, queries, selection, ui
+from app.lib.views import ra_comparison as view
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 st.markdown(
     "IOPS (bars) and average latency (lines, right axis) across read mixes, one colour per "
@@ -15,20 +15,11 @@ st.markdown(
     "printed figure: what else varies on the testbed is the *configuration* selector."
 )
 
-points = queries.ra_points(db_path, filters)
-measured = points.filter(pl.col("origin") == "measured") if len(points) else points
-published = points.filter(pl.col("origin") == "published") if len(points) else points
-
-
-def testbeds(rows: pl.DataFrame) -> list[str]:
-    return sorted(rows["testbed"].drop_nulls().unique().to_list()) if len(rows) else []
-
-
-own_testbeds, ref_testbeds = testbeds(measured), testbeds(published)
+points = queries.ra_points(where, filters)
+measured, published = view.by_origin(points, "measured"), view.by_origin(points, "published")
+own_testbeds, ref_testbeds = view.testbeds(measured), view.testbeds(published)
 # Open on something meaningful: the first testbed with results AND its own published figures.
-both = [t for t in own_testbeds if t in ref_testbeds]
-labelled = [t for t in own_testbeds if t != queries.UNLABELLED]
-first = (both or labelled or own_testbeds or [None])[0]
+first = selection.opening_testbed(own_testbeds, ref_testbeds, queries.UNLABELLED)
 left, mid = st.columns(2)
 own = left.selectbox(
     "Testbed",
@@ -36,7 +27,7 @@ own = left.selectbox(
     index=own_testbeds.index(first) if first in own_testbeds else None,
     placeholder="no results",
 )
-ref_options = ["(none)", *ref_testbeds]
+ref_options = [view.NO_REFERENCE, *ref_testbeds]
 ref = mid.selectbox(
     "Published figures of",
     ref_options,
@@ -45,12 +36,8 @@ ref = mid.selectbox(
     "contradict; another document's figures are shown as printed.",
 )
 
-own_points = measured.filter(pl.col("testbed") == own) if own else measured.clear()
-configurations = sorted(selection.options(own_points, "run_configuration"))
-if ref == own and own:
-    # prefer a configuration the document printed figures for
-    printed = published.filter(pl.col("testbed") == own)["run_configuration"].drop_nulls()
-    configurations.sort(key=lambda c: c not in set(printed.to_list()))
+own_points = view.of_testbed(measured, own)
+configurations = view.configurations(own_points, published, own, ref)
 chosen = configurations[:1]
 if len(configurations) > 1:
     chosen = st.multiselect(
@@ -60,30 +47,13 @@ if len(configurations) > 1:
         format_func=lambda c: c or "(nothing else varies)",
     )
 
-shown = [own_points.filter(pl.col("run_configuration").is_in(chosen))] if own else []
-if ref != "(none)":
-    doc = published.filter(pl.col("testbed") == ref)
-    if ref == own:
-        unmatched = doc.filter(pl.col("run_configuration").is_null()).height
-        if unmatched:
-            st.caption(
-                f"{unmatched} printed point(s) of this document contradict every run's "
-                "configuration and are not drawn: see the Published vs measured page."
-            )
-        doc = doc.filter(pl.col("run_configuration").is_in(chosen))
-    else:  # another testbed's figures: each printed point once
-        doc = doc.unique(["iops_figure_id", "latency_figure_id"], keep="first", maintain_order=True)
-        # keep the document's own configuration in the series: two of its figures at one
-        # read mix (e.g. Table 3's TCP and RDMA) stay two bars
-        doc = doc.with_columns(
-            run_configuration=pl.format(
-                "{} (published) {}", pl.lit(ref), pl.col("run_configuration").fill_null("")
-            )
-        )
-    shown.append(doc)
-data = pl.concat(shown, how="diagonal_relaxed") if shown else pl.DataFrame()
-
-if data.is_empty():
+rows = view.chart_rows(own_points, published, own, ref, chosen)
+if rows.unmatched:
+    st.caption(
+        f"{rows.unmatched} printed point(s) of this document contradict every run's "
+        "configuration and are not drawn: see the Published vs measured page."
+    )
+if rows.data.is_empty():
     ui.no_data(
         "workload results or published IOPS figures",
         "Load results with `python -m ingest load`, then `python -m ingest build` and "
@@ -91,25 +61,14 @@ if data.is_empty():
     )
 else:
     ui.reconstructed_note(own_points)
-    title = " vs ".join(t for t in (own, None if ref in ("(none)", own) else ref) if t)
-    suffix = " (with its published figures)" if ref == own else ""
     provenance.plot(
-        charts.ra_comparison(data, title=f"IOPS and latency by read mix: {title}{suffix}"),
+        charts.ra_comparison(rows.data, title=view.title(own, ref)),
         "ra_comparison",
         key="ra_comparison",
     )
     st.metric("Peak IOPS (your testbed)", ui.fmt(own_points["iops"].max(), ",.0f"))
-    columns = [
-        c
-        for c in (
-            "origin", "result_id", "iops_figure_id", "latency_figure_id", "published_source",
-            "run_configuration", "working_set", "profile", "read_pct", "run_ordinal", "iops",
-            "avg_latency_ms",
-        )
-        if c in data.columns
-    ]  # fmt: skip
     label = "Data points (one row per result or printed figure)"
     with ui.expander(label, name="ra_comparison") as box:
         if box.open:
-            provenance.table(data.select(columns))
-            ui.download_csv(data.select(columns), "ra_comparison")
+            provenance.table(view.table(rows.data))
+            ui.download_csv(view.table(rows.data), "ra_comparison")

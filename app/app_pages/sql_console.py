@@ -8,7 +8,7 @@ import streamlit as st
 from app.lib import db, queries, ui
 from warehouse import console as sql_console
 
-db_path, _ = ui.context()
+where, _ = ui.context()
 
 st.caption(
     f"One `SELECT` or `WITH` query over `marts.*` (and `data_quality.*`) with DuckDB's "
@@ -20,7 +20,7 @@ st.caption(
 )
 with ui.expander("Tables in `marts`", name="marts_tables") as box:
     if box.open:
-        tables = queries.marts_columns(db_path)
+        tables = queries.marts_columns(where)
         if not tables:
             st.write("No marts yet.")
         for table, columns in tables.items():
@@ -35,7 +35,7 @@ sql = st.text_area(
 )
 if st.button("Run", type="primary", icon=":material/play_arrow:", key="sql_run"):
     try:
-        st.session_state["sql_result"] = sql_console.run_query(db_path, sql)
+        st.session_state["sql_result"] = sql_console.run_query(where, sql)
         st.session_state.pop("sql_error", None)
     except (sql_console.QueryRejected, db.WarehouseUnavailable) as exc:
         st.session_state["sql_error"] = str(exc)

@@ -4,15 +4,15 @@ import polars as pl
 import streamlit as st
 
 from app.lib import charts, provenance, queries, selection, ui
+from app.lib.views import transport as view
 
-db_path, filters = ui.context()
+where, filters = ui.context()
 
 st.subheader("Side by side")
 st.caption("Every bar is one result; what else varies on the testbed is the configuration.")
-side = queries.transport_comparison(db_path, filters)
-# A chosen transport filter can leave a testbed with one transport: nothing to compare.
-paired = side.filter(pl.col("transport").n_unique().over("testbed") > 1) if len(side) else side
-testbeds = sorted(paired["testbed"].unique()) if len(paired) else []
+side = queries.transport_comparison(where, filters)
+paired = view.paired(side)
+testbeds = view.testbeds(paired)
 if not testbeds:
     ui.no_data("testbed with both TCP and RDMA results")
 else:
@@ -24,11 +24,7 @@ else:
         chosen = right.selectbox("Configuration", configurations)
         part = part.filter(pl.col("run_configuration") == chosen)
     ui.reconstructed_note(part)
-    names = [
-        charts.workload_label(r) + (f" · run {r['run_ordinal']}" if r["run_ordinal"] > 1 else "")
-        for r in part.iter_rows(named=True)
-    ]
-    part = part.with_columns(workload=pl.Series(names, dtype=pl.String))
+    part = view.with_workload(part)
     provenance.plot(
         charts.transport_side_by_side(part, title=f"TCP vs RDMA on {testbed}"),
         "transport",
@@ -40,21 +36,14 @@ else:
             ui.download_csv(part, "transport_results")
 
 st.subheader("CPU efficiency")
-eff = queries.transport_cpu_efficiency(db_path, filters)
+eff = queries.transport_cpu_efficiency(where, filters)
 if eff.is_empty():
     ui.no_data("TCP/RDMA efficiency pairs")
 else:
     # The side-by-side section already named its testbed's origin.
     ui.reconstructed_note(eff.filter(pl.col("testbed") != testbed) if testbeds else eff)
-    eff = eff.with_columns(
-        workload=pl.Series(
-            [f"{r['testbed']} · {charts.workload_label(r)}" for r in eff.iter_rows(named=True)],
-            dtype=pl.String,
-        )
-    )
-    # Without CPU figures the gain is NULL everywhere: show the first pair's n/a.
-    gains = eff["rdma_efficiency_gain_pct"]
-    best = eff.row(gains.arg_max() if gains.null_count() < eff.height else 0, named=True)
+    eff = view.with_testbed_workload(eff)
+    best = view.best_gain(eff)
     cols = st.columns(3)
     cols[0].metric(
         "Best RDMA efficiency gain", ui.fmt(best["rdma_efficiency_gain_pct"], "+.1f", "%")

@@ -6,13 +6,15 @@ filter when its mart has the filter's column and the value is not NULL, or (for 
 without the column) when the row points at a result or published figure that has one
 (`result_id`, `from_result_id` and `to_result_id`, `figure_id`: both sides of a pair must
 pass). A row without a value for a chosen filter (the run did not say, or the mart cannot
-tell) is hidden unless `keep_unlabelled` is set; either way `unlabelled_counts` says how many
-such rows there are, and the page says so.
+tell) is hidden unless `keep_unlabelled` is set; either way `counting_sql` counts such rows,
+every filtered read adds the counts to the page run's tally (`tally_unlabelled`), and the page
+says how many there are (app/lib/notices.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -168,3 +170,24 @@ def filter_value_label(name: str) -> Callable[[Any], str]:
     if name == "read_pct":
         return lambda pct: f"{pct:g}% read"
     return str
+
+
+# --- The page run's tally of rows without a value for a chosen filter -------------------------
+
+Tally = Callable[[str, Mapping[str, int]], None]  # (mart, filter name -> rows without a value)
+# Who receives the counts of the page run under way (notices.watch_unlabelled); None outside a
+# page run (tests, the benchmark). Each session runs its script in its own thread, and each
+# thread has its own context, so two sessions never share a tally.
+_tally: ContextVar[Tally | None] = ContextVar("unlabelled_tally", default=None)
+
+
+def start_tally(receive: Tally | None) -> None:
+    """From now on in this thread, every filtered read's counts go to `receive`."""
+    _tally.set(receive)
+
+
+def tally_unlabelled(table: str, counts: Mapping[str, int]) -> None:
+    """One filtered read's counts (queries._rows), for the page run's notice, if any."""
+    receive = _tally.get()
+    if receive is not None:
+        receive(table, counts)

@@ -1,9 +1,12 @@
-"""From any bar, point or table row to its run: links to the run explorer.
+"""From any bar, point or table row to its run, and from a run to the files behind it.
 
 The run explorer reads `?result_id=<id>` from the URL (st.query_params), so a link is plain
 text a table cell, a chart's selection or a shared URL can carry. Charts put each point's
-`result_id` in the trace's `customdata` (`customdata(df)`); `plot` shows links for the points
-a user clicks or selects. Rows without a result (published figures) have no link.
+`result_id` in the trace's `customdata`; `plot` shows links for the points a user clicks or
+selects. Rows without a result (published figures) have no link.
+
+The run explorer's provenance sections (`show_source_files`, `show_label_origins`) say where
+a result comes from: its files, the tools that wrote them, and where each label came from.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, ui
+from app.lib import charts, queries, ui
 
 RUN_EXPLORER = "app_pages/run_explorer.py"
 # The run explorer's URL path: st.navigation names a page after its file.
@@ -57,13 +60,6 @@ def table(df: pl.DataFrame, *, column: str = PARAM, **kwargs: object) -> None:
     ui.table(shown, column_config=config, **kwargs)
 
 
-def customdata(df: pl.DataFrame, column: str = PARAM) -> list[str | None]:
-    """Per row, the result a chart point stands for: a trace's `customdata`."""
-    if column not in df.columns:
-        return [None] * df.height
-    return df[column].cast(pl.String).to_list()
-
-
 def link_row(result_ids: Iterable[str], label: str = LINK_TEXT) -> None:
     """One "open in run explorer" link per result (in the app: the page switches in place)."""
     ids = list(dict.fromkeys(rid for rid in result_ids if rid))
@@ -92,7 +88,7 @@ def selected_results(points: list[dict]) -> list[str]:
 
 def plot(fig: go.Figure, name: str, *, key: str) -> None:
     """A chart whose points lead to their runs: clicking (or box/lasso selecting) points
-    whose trace carries `customdata(df)` shows their run explorer links under it."""
+    whose trace carries their result ids as `customdata` shows their run explorer links."""
     chosen = selected_results(ui.plot(fig, name, key=key, selectable=True))
     if chosen:
         link_row(chosen)
@@ -114,3 +110,79 @@ def result_choices(results: pl.DataFrame) -> dict[str, str]:
     labels = {row[PARAM]: describe_result(row) for row in results.iter_rows(named=True)}
     repeated = {label for label, n in Counter(labels.values()).items() if n > 1}
     return {rid: f"{lb} · {rid[:8]}" if lb in repeated else lb for rid, lb in labels.items()}
+
+
+# --- Where a result comes from (the run explorer's provenance sections) ---------------------
+
+# Source-file columns shown, in order; the path in full is also printed as text.
+FILE_COLUMNS = [
+    "file_role", "source_path", "source_format", "tool_version", "parser_version",
+    "hcibench_case", "size_bytes", "sha256", "loaded_at",
+]  # fmt: skip
+# More files than this: the full paths go into an expander.
+PATHS_SHOWN = 12
+# Outputs first, then the file the labels were read with, then the rest of the test case.
+ROLE_ORDER = {"output": 1, "labels": 2, "test case": 3}
+
+
+def files_in_order(files: pl.DataFrame | None) -> pl.DataFrame | None:
+    """A result's source files by role (ROLE_ORDER), then path (None: no mart yet)."""
+    if files is None or files.is_empty():
+        return files
+    role = pl.col("file_role").replace_strict(ROLE_ORDER, default=9, return_dtype=pl.Int8)
+    return files.with_columns(role_order=role).sort("role_order", "source_path").drop("role_order")
+
+
+def tools_line(files: pl.DataFrame) -> str:
+    """The tools (with their versions and parser versions) that wrote a result's files."""
+    tools = files.filter(pl.col("file_role") != "test case").unique(
+        ["source_format", "tool_version", "parser_version"], maintain_order=True
+    )
+    return (
+        "**Tool** "
+        + "; ".join(
+            f"{r['source_format']} {r['tool_version'] or '(version not printed)'}, "
+            f"parser version {r['parser_version']}"
+            for r in tools.iter_rows(named=True)
+        )
+        + f" · {files.height} files"
+    )
+
+
+def show_source_files(files: pl.DataFrame | None) -> None:
+    """The tools, every path in full and the files table (fct_result_source_files rows)."""
+    st.subheader("Where this result comes from")
+    if files is None:
+        st.caption("The provenance mart `fct_result_source_files` is not built yet: `dbt build`.")
+        return
+    if files.is_empty():
+        st.warning("No source file is recorded for this result.", icon=":material/warning:")
+        return
+    files = files_in_order(files)
+    assert files is not None
+    st.markdown(tools_line(files))
+    paths = "\n".join(files["source_path"].to_list())
+    if files.height <= PATHS_SHOWN:
+        st.text(paths)
+    else:
+        with st.expander(f"Raw paths in full ({files.height} files)"):
+            st.text(paths)
+    ui.table(
+        files.select([c for c in FILE_COLUMNS if c in files.columns]),
+        column_config={"source_path": st.column_config.TextColumn("Path", width="large")},
+    )
+
+
+def show_label_origins(origins: pl.DataFrame | None, where: str, result_id: str) -> None:
+    """Each label and workload value of a result with where it came from
+    (fct_result_label_origins); the bare labels while that mart is not built."""
+    st.markdown("**Labels and workload, and where each value came from**")
+    if origins is None:
+        st.json(queries.result_labels(where, result_id))
+        return
+    ui.table(
+        origins.sort("origin", "label_key").select(
+            "label_key", "label_value", "origin", "origin_detail"
+        ),
+        column_config={"origin_detail": st.column_config.TextColumn(width="large")},
+    )

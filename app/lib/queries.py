@@ -1,14 +1,16 @@
 """Every SQL statement of the dashboard: one function per question, `marts` only.
 
-Each function takes the warehouse path (so two warehouses never share a cache entry) and the
-filter values, binds them as parameters, opens and closes its own read-only connection, and
-returns a polars frame of named mart columns. A mart that does not exist yet gives an empty
-frame: a page must then say "no data" instead of failing.
+Each function takes `where`, the warehouse's printable name (db.reading_path: a file path, or
+in team mode a password-free `ducklake:postgres:...` name; two warehouses never share a cache
+entry), and the filter values, binds them as parameters, opens and closes its own read-only
+connection, and returns a polars frame of named mart columns. A mart that does not exist yet
+gives an empty frame: a page must then say "no data" instead of failing.
 
 Every filtered read goes through `_rows` (the sidebar filters, `filters.where`): it also
-counts the rows without a value for a chosen filter and hands the counts to the page notice
-(`unlabelled_notice`), so a page can never show filtered data without saying what the
-filters hid or kept.
+counts the rows without a value for a chosen filter and adds the counts to the page run's
+tally (`filters.tally_unlabelled`), so a page can never show filtered data without the notice
+saying what the filters hid or kept (app/lib/notices.py). Queries return data: the only
+Streamlit here is the cache decorator.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from dataclasses import replace
 
 import polars as pl
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.lib import db, series
-from app.lib.filters import FILTER_LABELS, SPECS, Filters, counting_sql, where
+from app.lib.filters import FILTER_LABELS, SPECS, Filters, counting_sql, tally_unlabelled
+from app.lib.filters import where as filtered_by
 from app.lib.series import MAX_POINTS, SERIES_MARTS
 
 __all__ = ["MAX_POINTS", "SERIES_MARTS", "UNLABELLED"]
@@ -35,9 +37,9 @@ cached = st.cache_data(ttl=TTL_S, max_entries=MAX_ENTRIES, show_spinner=False)
 
 
 @cached
-def marts_columns(db_path: str) -> dict[str, list[str]]:
+def marts_columns(where: str) -> dict[str, list[str]]:
     """Which marts exist, with their columns (information_schema)."""
-    return db.marts_columns(db_path)
+    return db.marts_columns(where)
 
 
 def _name_unlabelled(df: pl.DataFrame) -> pl.DataFrame:
@@ -57,23 +59,23 @@ def _bound(sql: str, params: dict[str, list]) -> dict[str, list]:
 
 @cached
 def _filtered(
-    db_path: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
+    where: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
 ) -> tuple[pl.DataFrame, dict[str, int]]:
     """The rows of a mart that pass the filters (and `exact`), and per chosen filter how many
     rows of the mart have no value for it (among those shown when such rows are kept).
 
     `table`, `order_by` and the `exact` columns are this module's constants, never user input.
     """
-    tables = marts_columns(db_path)
+    tables = marts_columns(where)
     if not tables.get(table):
         return pl.DataFrame(), {}
-    condition = where(filters, table, tables)
-    kept = where(replace(filters, keep_unlabelled=True), table, tables)
+    condition = filtered_by(filters, table, tables)
+    kept = filtered_by(replace(filters, keep_unlabelled=True), table, tables)
     extra = "".join(f" and list_contains($x_{c}, {c})" for c, _ in exact)
     params = {**condition.params, **{"x_" + c: list(v) for c, v in exact}}
     sql = "select * from marts." + table + " where " + condition.sql + extra
     sql += " order by " + order_by if order_by else ""
-    with db.read_only(db_path) as con:
+    with db.read_only(where) as con:
         frame = con.execute(sql, _bound(sql, params)).pl()
         counting = counting_sql(table, kept)
         counts: dict[str, int] = {}
@@ -85,81 +87,20 @@ def _filtered(
 
 
 def _rows(
-    db_path: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
+    where: str, table: str, filters: Filters, order_by: str = "", exact: Exact = ()
 ) -> pl.DataFrame:
     """The rows of a mart that pass the sidebar filters: the one way a page reads filtered
-    rows. Not cached itself (`_filtered` is), so every page run reports its counts."""
-    frame, counts = _filtered(db_path, table, filters, order_by, exact)
-    _report_unlabelled(table, counts, filters.keep_unlabelled)
+    rows. Not cached itself (`_filtered` is), so every page run tallies its counts."""
+    frame, counts = _filtered(where, table, filters, order_by, exact)
+    tally_unlabelled(table, counts)
     return frame
 
 
-# --- The page notice: rows without a value for a chosen filter, hidden or kept --------------
-
-_UNLABELLED_KEY = "unlabelled_rows"
-_UNLABELLED_SLOT = "unlabelled_slot"
-# What a mart's rows are, in the notice.
-ROW_NOUNS = {
-    "fct_workload_results": "results",
-    "published_results": "published figures",
-    "published_vs_measured": "published figures",
-    "config_deltas": "result pairs",
-    "profile_latency_deltas": "profile deltas",
-    "dedupe_ratios": "capacity observations",
-    "latest_dedupe_ratios": "latest capacity observations",
-    "ra_comparison_points": "RA chart points",
-    "scaling_points": "scaling points",
-    "sweep_points": "sweep points",
-    "transport_comparison": "TCP/RDMA results",
-    "transport_cpu_efficiency": "TCP/RDMA pairs",
-}
-
-
-def start_unlabelled_notice(slot: object) -> None:
-    """Called once per page run (streamlit_app.py): forget the last run's counts and give
-    the placeholder (`st.empty()`) the notice is written into as queries report."""
-    st.session_state[_UNLABELLED_KEY] = {}
-    st.session_state[_UNLABELLED_SLOT] = slot
-
-
-def unlabelled_notice(counts: dict[str, dict[str, int]], kept: bool) -> str | None:
-    """The notice text: per filter label, the rows of each mart without a value for it."""
-    parts = []
-    for spec in SPECS:
-        per_mart = [
-            f"{n:,} {ROW_NOUNS.get(table, 'rows of ' + table)}"
-            for table, found in counts.items()
-            if (n := found.get(spec.name))
-        ]
-        if per_mart:
-            parts.append(f"{', '.join(per_mart)} without {spec.label}")
-    if not parts:
-        return None
-    if kept:
-        return "Kept, although the filters cannot say they match: " + "; ".join(parts) + "."
-    return (
-        "Hidden by the filters (no value to match): "
-        + "; ".join(parts)
-        + '. Switch on "Keep rows without a value" in the sidebar to show them.'
-    )
-
-
-def _report_unlabelled(table: str, counts: dict[str, int], kept: bool) -> None:
-    if get_script_run_ctx() is None:  # outside a page run (tests, benchmark): no notice
-        return
-    held = st.session_state.setdefault(_UNLABELLED_KEY, {})
-    slot = st.session_state.get(_UNLABELLED_SLOT)
-    held[table] = counts
-    text = unlabelled_notice(held, kept)
-    if slot is not None and text is not None:
-        slot.info(text, icon=":material/filter_alt:")
-
-
-def _of_result(db_path: str, table: str, result_id: str) -> pl.DataFrame | None:
+def _of_result(where: str, table: str, result_id: str) -> pl.DataFrame | None:
     """One result's rows of a per-result mart; None when the mart does not exist."""
-    if "result_id" not in marts_columns(db_path).get(table, []):
+    if "result_id" not in marts_columns(where).get(table, []):
         return None
-    return db.read(db_path, "select * from marts." + table + " where result_id = ?", [result_id])
+    return db.read(where, "select * from marts." + table + " where result_id = ?", [result_id])
 
 
 # Filters whose values are numbers: the sidebar offers them as numbers, in numeric order.
@@ -167,9 +108,9 @@ _NUMERIC_OPTIONS = {"read_pct": float, "block_size_bytes": int, "outstanding_io"
 
 
 @cached
-def filter_options(db_path: str) -> dict[str, list]:
+def filter_options(where: str) -> dict[str, list]:
     """Distinct filter values for the sidebar, from the user's results and published figures."""
-    tables = marts_columns(db_path)
+    tables = marts_columns(where)
     # One statement on one connection: a query per column cost a second. Names come from
     # information_schema and the fixed filter specs, never from user input.
     parts = [
@@ -182,7 +123,7 @@ def filter_options(db_path: str) -> dict[str, list]:
     options: dict[str, list] = {name: [] for name in FILTER_LABELS}
     if parts:
         sql = "select distinct name, v from (" + " union all ".join(parts) + ")"
-        for name, value in db.read(db_path, sql).iter_rows():
+        for name, value in db.read(where, sql).iter_rows():
             convert = _NUMERIC_OPTIONS.get(name)
             options[name].append(convert(float(value)) if convert else value)
     return {name: sorted(set(values)) for name, values in options.items()}
@@ -193,67 +134,65 @@ RESULTS_ORDER = "testbed, profile, working_set, read_pct, started_at"
 TRANSPORT_ORDER = "testbed, working_set, read_pct, block_size_bytes, random_pct, outstanding_io"
 
 
-# Not cached here: `_rows` caches the read and reports the page notice on every run.
-def workload_results(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "fct_workload_results", filters, RESULTS_ORDER)
+# Not cached here: `_rows` caches the read and tallies the page notice's counts on every run.
+def workload_results(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "fct_workload_results", filters, RESULTS_ORDER)
 
 
-def published_results(
-    db_path: str, filters: Filters, metrics: tuple[str, ...] = ()
-) -> pl.DataFrame:
+def published_results(where: str, filters: Filters, metrics: tuple[str, ...] = ()) -> pl.DataFrame:
     """Published figures that pass the filters, of some metrics (all when `metrics` is empty)."""
     exact = (("metric", metrics),) if metrics else ()
-    return _rows(db_path, "published_results", filters, "source_document, testbed, metric", exact)
+    return _rows(where, "published_results", filters, "source_document, testbed, metric", exact)
 
 
-def ra_points(db_path: str, filters: Filters) -> pl.DataFrame:
+def ra_points(where: str, filters: Filters) -> pl.DataFrame:
     """`ra_comparison_points` that pass the filters, measured and published alike."""
-    return _rows(db_path, "ra_comparison_points", filters)
+    return _rows(where, "ra_comparison_points", filters)
 
 
-def profile_latency_deltas(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "profile_latency_deltas", filters)
+def profile_latency_deltas(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "profile_latency_deltas", filters)
 
 
-def config_deltas(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "config_deltas", filters)
+def config_deltas(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "config_deltas", filters)
 
 
-def transport_comparison(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "transport_comparison", filters, TRANSPORT_ORDER + ", transport")
+def transport_comparison(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "transport_comparison", filters, TRANSPORT_ORDER + ", transport")
 
 
-def transport_cpu_efficiency(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "transport_cpu_efficiency", filters)
+def transport_cpu_efficiency(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "transport_cpu_efficiency", filters)
 
 
-def dedupe_ratios(db_path: str, filters: Filters) -> pl.DataFrame:
+def dedupe_ratios(where: str, filters: Filters) -> pl.DataFrame:
     # Unlabelled observations sort under their display name, as the legend shows them.
     order = "coalesce(testbed, '" + UNLABELLED + "'), captured_at"
-    return _rows(db_path, "dedupe_ratios", filters, order)
+    return _rows(where, "dedupe_ratios", filters, order)
 
 
-def latest_dedupe_ratios(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "latest_dedupe_ratios", filters, "captured_at nulls last")
+def latest_dedupe_ratios(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "latest_dedupe_ratios", filters, "captured_at nulls last")
 
 
-def scaling_points(db_path: str, filters: Filters) -> pl.DataFrame:
-    return _rows(db_path, "scaling_points", filters)
+def scaling_points(where: str, filters: Filters) -> pl.DataFrame:
+    return _rows(where, "scaling_points", filters)
 
 
 @cached
-def reconstructed_testbeds(db_path: str) -> list[str]:
+def reconstructed_testbeds(where: str) -> list[str]:
     """Testbeds whose data is rebuilt from published figures (`testbed_data_origins`)."""
-    origins, _ = _filtered(db_path, "testbed_data_origins", Filters())
+    origins, _ = _filtered(where, "testbed_data_origins", Filters())
     if origins.is_empty():
         return []
     return sorted(origins.filter(pl.col("is_reconstructed"))["testbed"].to_list())
 
 
 @cached
-def result_labels(db_path: str, result_id: str) -> dict[str, str | None]:
+def result_labels(where: str, result_id: str) -> dict[str, str | None]:
     """A result's run labels (`run.yaml` and `--label`): key -> value."""
-    labels = _of_result(db_path, "fct_result_labels", result_id)
+    labels = _of_result(where, "fct_result_labels", result_id)
     if labels is None:
         return {}
     return dict(labels.select("label_key", "label_value").iter_rows())
@@ -282,12 +221,12 @@ def validation_outcomes(report: db.ValidationReport) -> pl.DataFrame:
 
 
 @cached
-def data_quality_latest(db_path: str) -> pl.DataFrame:
-    """The results of the latest great-expectations run stored in the file `db_path`."""
-    if "data_quality_results" not in marts_columns(db_path):
+def data_quality_latest(where: str) -> pl.DataFrame:
+    """The results of the latest great-expectations run stored in the warehouse `where`."""
+    if "data_quality_results" not in marts_columns(where):
         return pl.DataFrame()
     return db.read(
-        db_path,
+        where,
         "select * from marts.data_quality_results"
         " where run_at = (select max(run_at) from marts.data_quality_results) order by suite",
     )
@@ -311,32 +250,32 @@ RESULT_SERIES = {"intervals": "fct_result_intervals", "host_cpu": "fct_result_ho
 
 @cached
 def result_time_series(
-    db_path: str, table: str, result_id: str, max_points: int = MAX_POINTS
+    where: str, table: str, result_id: str, max_points: int = MAX_POINTS
 ) -> pl.DataFrame:
     """One result's rows of a series mart (series.SERIES_MARTS), at most `max_points` points
     per trace; empty when the mart does not exist."""
-    if table not in marts_columns(db_path):
+    if table not in marts_columns(where):
         return pl.DataFrame()
-    with db.read_only(db_path) as con:
+    with db.read_only(where) as con:
         return series.bucketed(con, SERIES_MARTS[table], result_id, max_points)
 
 
 @cached
-def host_cpu_series(db_path: str, result_id: str, max_points: int = MAX_POINTS) -> pl.DataFrame:
+def host_cpu_series(where: str, result_id: str, max_points: int = MAX_POINTS) -> pl.DataFrame:
     """Host CPU samples (esxtop, vSAN performance service) over one result's run window."""
-    return result_time_series(db_path, RESULT_SERIES["host_cpu"], result_id, max_points)
+    return result_time_series(where, RESULT_SERIES["host_cpu"], result_id, max_points)
 
 
 @cached
 def result_in_depth(
-    db_path: str, result_id: str, max_points: int = MAX_POINTS
+    where: str, result_id: str, max_points: int = MAX_POINTS
 ) -> dict[str, pl.DataFrame | None]:
     """Everything the run explorer shows of one result, on one connection (each connection
     costs ~40 ms, and the page has six sections). None for a section whose mart is missing.
     """
-    tables = marts_columns(db_path)
+    tables = marts_columns(where)
     out: dict[str, pl.DataFrame | None] = {}
-    with db.read_only(db_path) as con:
+    with db.read_only(where) as con:
         for name, table in RESULT_ROWS.items():
             sql = "select * from marts." + table + " where result_id = ?"
             present = "result_id" in tables.get(table, [])

@@ -13,44 +13,42 @@ from app.lib.filters import Filters
 from app.lib.queries import _rows, cached, marts_columns
 
 
-def _of_result(db_path: str, table: str, result_id: str, order_by: str) -> pl.DataFrame | None:
+def _of_result(where: str, table: str, result_id: str, order_by: str) -> pl.DataFrame | None:
     """One result's rows of a mart with `result_id`; None when the mart does not exist.
     `table` and `order_by` are this module's constants."""
-    if "result_id" not in marts_columns(db_path).get(table, []):
+    if "result_id" not in marts_columns(where).get(table, []):
         return None
     sql = f"select * from marts.{table} where result_id = ? order by {order_by}"
-    return db.read(db_path, sql, [result_id])
+    return db.read(where, sql, [result_id])
 
 
 @cached
-def result_by_id(db_path: str, result_id: str) -> pl.DataFrame:
+def result_by_id(where: str, result_id: str) -> pl.DataFrame:
     """One workload result whatever the sidebar says (a link names it); empty if unknown."""
-    rows = _of_result(db_path, "fct_workload_results", result_id, "result_id")
+    rows = _of_result(where, "fct_workload_results", result_id, "result_id")
     return pl.DataFrame() if rows is None else rows
 
 
-def published_vs_measured(db_path: str, filters: Filters) -> pl.DataFrame:
+def published_vs_measured(where: str, filters: Filters) -> pl.DataFrame:
     """Every published figure against what the marts computed, that passes the filters (on
     its testbed and, through `figure_id`, the published figure's labels)."""
     return _rows(
-        db_path, "published_vs_measured", filters, "source_document, table_or_figure, figure_id"
+        where, "published_vs_measured", filters, "source_document, table_or_figure, figure_id"
     )
 
 
-def published_figures(db_path: str, filters: Filters) -> pl.DataFrame:
+def published_figures(where: str, filters: Filters) -> pl.DataFrame:
     """The published figures (labels, derivation, chart_read, note) that pass the filters."""
-    return _rows(db_path, "published_results", filters, "source_document, figure_id")
+    return _rows(where, "published_results", filters, "source_document, figure_id")
 
 
 @cached
-def result_rows_in(
-    db_path: str, tables: tuple[str, ...], result_id: str
-) -> dict[str, pl.DataFrame]:
+def result_rows_in(where: str, tables: tuple[str, ...], result_id: str) -> dict[str, pl.DataFrame]:
     """One result's rows in each of some marts with `result_id` (checked against
     information_schema), on one connection; marts without rows are left out."""
-    known = marts_columns(db_path)
+    known = marts_columns(where)
     found: dict[str, pl.DataFrame] = {}
-    with db.read_only(db_path) as con:
+    with db.read_only(where) as con:
         for table in tables:
             if "result_id" in known.get(table, []):
                 sql = f"select * from marts.{table} where result_id = ?"
@@ -61,21 +59,21 @@ def result_rows_in(
 
 
 @cached
-def steady_states(db_path: str, result_ids: tuple[str, ...]) -> pl.DataFrame:
+def steady_states(where: str, result_ids: tuple[str, ...]) -> pl.DataFrame:
     """The steady-state rows of some results; empty when the mart does not exist."""
-    if "fct_result_steady_state" not in marts_columns(db_path):
+    if "fct_result_steady_state" not in marts_columns(where):
         return pl.DataFrame()
     sql = "select * from marts.fct_result_steady_state where list_contains($ids, result_id)"
-    return db.read(db_path, sql, {"ids": list(result_ids)})
+    return db.read(where, sql, {"ids": list(result_ids)})
 
 
 @cached
-def config_deltas_between(db_path: str, a: str, b: str) -> pl.DataFrame:
+def config_deltas_between(where: str, a: str, b: str) -> pl.DataFrame:
     """The config_deltas rows pairing results `a` and `b` (either direction)."""
-    if "config_deltas" not in marts_columns(db_path):
+    if "config_deltas" not in marts_columns(where):
         return pl.DataFrame()
     sql = (
         "select * from marts.config_deltas where (from_result_id = $a and to_result_id = $b)"
         " or (from_result_id = $b and to_result_id = $a)"
     )
-    return db.read(db_path, sql, {"a": a, "b": b})
+    return db.read(where, sql, {"a": a, "b": b})

@@ -14,24 +14,24 @@ from app.lib.filters import Filters
 SWEEP_ORDER = "testbed, axis, sweep_id, point_index"
 
 
-def sweep_points(db_path: str, filters: Filters) -> pl.DataFrame:
+def sweep_points(where: str, filters: Filters) -> pl.DataFrame:
     """`sweep_points` in axis order, with their sweep's held-equal labels (`sweeps`)."""
-    points = queries._rows(db_path, "sweep_points", filters, SWEEP_ORDER)
-    sweeps = queries._rows(db_path, "sweeps", filters)
+    points = queries._rows(where, "sweep_points", filters, SWEEP_ORDER)
+    sweeps = queries._rows(where, "sweeps", filters)
     if points.is_empty() or "held_equal_json" not in sweeps.columns:
         return points
     return points.join(sweeps.select("sweep_id", "held_equal_json"), on="sweep_id", how="left")
 
 
-def capacity_by_object_type(db_path: str, filters: Filters) -> pl.DataFrame:
+def capacity_by_object_type(where: str, filters: Filters) -> pl.DataFrame:
     """`fct_capacity_by_object_type`: one row per capacity observation x object type."""
     order = "testbed, captured_at, capacity_observation_id, used_bytes desc"
-    return queries._rows(db_path, "fct_capacity_by_object_type", filters, order)
+    return queries._rows(where, "fct_capacity_by_object_type", filters, order)
 
 
-def study_results(db_path: str, filters: Filters, testbed: str) -> pl.DataFrame:
+def study_results(where: str, filters: Filters, testbed: str) -> pl.DataFrame:
     """One testbed's workload results (fct_workload_results), one row per result."""
-    results = queries.workload_results(db_path, filters)
+    results = queries.workload_results(where, filters)
     if results.is_empty():
         return results
     return results.filter(pl.col("testbed") == testbed)

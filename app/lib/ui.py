@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import datetime as dt
-from dataclasses import dataclass
 from typing import Any
 
 import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, plotly_view, queries
+from app.lib import charts, notices, plotly_view, queries
+from app.lib.charts.common import fmt
 from app.lib.db import ServingStatus
 from app.lib.filters import Filters
 
-PUBLISH = "`python -m ingest publish`"
+# tests/lake and tests/reliability ask the serving notice of `ui`; it is decided in `notices`.
+serving_notice = notices.serving_notice
 
 
 def context() -> tuple[str, Filters]:
-    """The warehouse path and the sidebar filters that streamlit_app.py put in session state."""
-    return st.session_state["db_path"], st.session_state.get("filters", Filters())
+    """The warehouse the pages read (`where`: its printable name, a file path or a team-mode
+    lake name) and the sidebar filters, as streamlit_app.py put them in session state."""
+    return st.session_state["where"], st.session_state.get("filters", Filters())
 
 
 # Significant digits a CSV keeps: more than any measurement has (fio prints at most 6),
@@ -69,34 +70,6 @@ def table(df: pl.DataFrame, **kwargs: Any) -> Any:
     return st.dataframe(table_frame(df), placeholder=charts.MISSING, column_config=config, **kwargs)
 
 
-def reconstructed_testbeds(df: pl.DataFrame) -> list[str]:
-    """The testbeds of `df`'s rows whose data is reconstructed from published figures (the
-    reference dataset), as the `testbed_data_origins` mart says."""
-    if df.is_empty() or "testbed" not in df.columns or "db_path" not in st.session_state:
-        return []
-    known = set(queries.reconstructed_testbeds(st.session_state["db_path"]))
-    return sorted(known.intersection(df["testbed"].drop_nulls().to_list()))
-
-
-def reconstructed_note(df: pl.DataFrame) -> None:
-    testbeds = reconstructed_testbeds(df)
-    if testbeds:
-        st.info(
-            "Reconstructed data: results of "
-            + ", ".join(testbeds)
-            + " come from the reference dataset, rebuilt from published figures rather than "
-            "measured on a cluster. They reproduce the documents' numbers, not per-VM detail.",
-            icon=":material/info:",
-        )
-
-
-def fmt(value: object, spec: str = ",.2f", suffix: str = "") -> str:
-    """A metric value, or MISSING when the warehouse does not know it (NULL/NaN)."""
-    if charts.is_missing(value):
-        return charts.MISSING
-    return f"{value:{spec}}{suffix}"
-
-
 def metric_row(row: dict[str, Any], metrics: list[tuple[str, ...]], help: str = "") -> None:
     """One st.metric per (label, column, format spec[, suffix]) of `row`, side by side; `help`
     goes on the last one (where the figures' source is explained)."""
@@ -108,7 +81,16 @@ def metric_row(row: dict[str, Any], metrics: list[tuple[str, ...]], help: str = 
 
 
 def no_data(what: str, hint: str = "") -> None:
-    st.info(f"No {what} in the warehouse for the current filters. {hint}".strip())
+    notices.show(notices.no_data_notice(what, hint))
+
+
+def reconstructed_note(df: pl.DataFrame) -> None:
+    """The reconstructed-data note when some of `df`'s testbeds come from the reference
+    dataset (the `testbed_data_origins` mart says which)."""
+    if df.is_empty() or "testbed" not in df.columns or "where" not in st.session_state:
+        return
+    known = queries.reconstructed_testbeds(st.session_state["where"])
+    notices.show(notices.reconstructed_notice(df["testbed"].to_list(), known))
 
 
 def has_data(df: pl.DataFrame, what: str, hint: str = "") -> bool:
@@ -139,86 +121,7 @@ def download_csv(df: pl.DataFrame, name: str, *, key: str | None = None) -> None
     )
 
 
-# --- what the dashboard serves, and why (see warehouse.status) ------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    level: str  # "error" or "warning"
-    text: str
-    # Nothing validated can be shown: the data pages stop (the Data quality page still runs).
-    blocks_data: bool = False
-
-
-def when(value: int | dt.datetime | None) -> str:
-    """A file time (ns) or a timestamp as `2026-11-23 21:05:51 UTC`."""
-    if value is None:
-        return "an unknown time"
-    if isinstance(value, int):
-        value = dt.datetime.fromtimestamp(value / 1e9, dt.UTC)
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def _failed_validation(s: ServingStatus) -> Notice:
-    v = s.validation
-    assert v is not None
-    text = (
-        f"A newer version of the warehouse failed validation ({when(v.run_at)}: "
-        f"{v.constraint_failures} constraint failures), so it was not published. "
-    )
-    if s.snapshot is not None:
-        as_of = when(s.snapshot_as_of_ns)
-        text += f"The dashboard still shows the last version that passed (as of {as_of}). "
-    else:
-        text += "No version has passed yet, so there is nothing to show. "
-    text += "The failures: the Data quality page, or `python -m expectations --failures-only`."
-    if s.changed_since_validation:
-        text += (
-            " The warehouse has changed since that validation: "
-            f"{PUBLISH} validates it again and publishes it if every constraint holds."
-        )
-    return Notice("error", text, blocks_data=s.snapshot is None)
-
-
-def serving_notice(s: ServingStatus, has_marts: bool) -> Notice | None:
-    """Why the dashboard shows less than the main file holds, and the one command that fixes
-    it; None when it shows the latest version. `has_marts`: the file read has marts tables."""
-    if s.failed_newer_version:
-        return _failed_validation(s)
-    if s.unpublished and (s.snapshot is not None or has_marts):
-        v = s.validation
-        if v is not None and v.constraint_failures == 0 and not s.changed_since_validation:
-            text = f"A newer version passed validation ({when(v.run_at)}) but is not published. "
-        elif s.snapshot is not None:
-            text = (
-                f"The warehouse changed at {when(s.main_changed_ns)} (a load or `dbt build`) "
-                f"after the version shown here (as of {when(s.snapshot_as_of_ns)}). "
-            )
-        else:
-            text = (
-                f"The warehouse (changed at {when(s.main_changed_ns)}) has not been validated "
-                "and published yet, so there is nothing to show. "
-            )
-        text += f"Run {PUBLISH}: it validates the new version and publishes it if every "
-        text += "constraint holds."
-        return Notice("warning", text, blocks_data=s.snapshot is None)
-    if not has_marts:
-        return Notice(
-            "warning",
-            "The warehouse has no `marts` tables yet: run `python -m ingest build`, then "
-            f"{PUBLISH} (it validates, then publishes). `bash scripts/main.sh --no-serve` "
-            "does it all: load, build, validate and publish.",
-        )
-    return None
-
-
-def show_notice(notice: Notice | None) -> None:
-    if notice is not None:
-        show = st.error if notice.level == "error" else st.warning
-        show(
-            notice.text,
-            icon=":material/error:" if notice.level == "error" else ":material/warning:",
-        )
+# --- the served version: a new one clears the query cache --------------------------------
 
 
 @st.cache_resource

@@ -25,6 +25,10 @@ from tests.conftest import marts_warehouse
 
 REPO = Path(__file__).resolve().parents[2]
 REAL_LOAD_ARGS = ("tests/fixtures/hcibench/results",)
+# A warehouse already built the way build_real_warehouse builds it (e.g. by scripts/main.sh):
+# the app tests read it and the browser tests serve it instead of building their own (minutes
+# on a busy machine).
+APP_WAREHOUSE_ENV = "PERF_APP_TEST_WAREHOUSE"
 
 
 def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> None:
@@ -35,14 +39,14 @@ def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> Non
         pytest.fail(f"{' '.join(cmd[:4])} exited {done.returncode}:\n{done.stdout[-3000:]}")
 
 
-def build_real_warehouse(db_path: Path, work: Path) -> None:
+def build_real_warehouse(main_file: Path, work: Path) -> None:
     """What scripts/main.sh does: load the samples, valid fixtures and the reference dataset,
     dbt build, validate, publish the serving snapshot."""
     from tests.conftest import SAMPLES
 
     env = {
         **os.environ,
-        "PERF_DUCKDB_PATH": str(db_path),
+        "PERF_DUCKDB_PATH": str(main_file),
         "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
     }
     valid = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests" / "fixtures").glob("*/valid"))
@@ -64,7 +68,7 @@ def build_real_warehouse(db_path: Path, work: Path) -> None:
     # Exit 1 = some constraint failed; the data-quality page shows that, so it is data too.
     _run([py, "-m", "expectations"], env, (0, 1))
     # The app reads the serving snapshot once one exists; `load` published one before dbt.
-    _run([py, "-m", "ingest", "publish", "--db", str(db_path)], env)
+    _run([py, "-m", "ingest", "publish", "--db", str(main_file)], env)
 
 
 @pytest.fixture(scope="session")
@@ -77,8 +81,10 @@ def real_warehouse(samples: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 @pytest.fixture(scope="session")
-def warehouse(real_warehouse: Path) -> Path:
-    return real_warehouse
+def warehouse(request: pytest.FixtureRequest) -> Path:
+    """The real warehouse, or the one APP_WAREHOUSE_ENV names (built the same way)."""
+    given = os.environ.get(APP_WAREHOUSE_ENV)
+    return Path(given) if given else request.getfixturevalue("real_warehouse")
 
 
 @pytest.fixture(scope="session")
@@ -105,18 +111,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-# A warehouse already built the way build_real_warehouse builds it (e.g. by scripts/main.sh):
-# the browser tests serve it instead of building their own (minutes on a busy machine).
-APP_WAREHOUSE_ENV = "PERF_APP_TEST_WAREHOUSE"
-
-
 @pytest.fixture(scope="session")
-def app_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run` on the real warehouse; yields its base URL once /_stcore/health is ok."""
-    given = os.environ.get(APP_WAREHOUSE_ENV)
-    served = Path(given) if given else request.getfixturevalue("real_warehouse")
+    served = warehouse
     port = free_port()
     log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
     env = {**os.environ, "PERF_DUCKDB_PATH": str(served)}

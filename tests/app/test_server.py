@@ -4,13 +4,17 @@ GIVEN the published warehouse (or none at all)
 WHEN the server's warm-up runs
 THEN the published snapshot is attached and kept, as a first page view would leave it, and a
 warehouse that cannot be read does not stop the server (the page reports it); every
-connection the server accepts sends without Nagle's delay (TCP_NODELAY).
+connection the server accepts sends without Nagle's delay (TCP_NODELAY); and `streamlit run`
+takes its settings from app/.streamlit/config.toml wherever it starts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +78,34 @@ def test_connections_on_a_streamlit_style_socket_send_without_delay() -> None:
     # WHEN the server module is loaded (imported above, as `streamlit run` loads it), THEN a
     # connection accepted on that socket has TCP_NODELAY set
     assert nodelay_of_an_accepted_connection(listener) != 0
+
+
+# What `streamlit run <script>` loads, by the steps of streamlit.web.cli._main_run.
+CONFIG_AS_RUN = """
+import json, os, sys
+from streamlit import config
+from streamlit.web import bootstrap
+config._main_script_path = os.path.abspath(sys.argv[1])
+bootstrap.load_config_options(flag_options={})
+names = sys.argv[2:]
+print(json.dumps({n: [config.get_option(n), config.get_where_defined(n)] for n in names}))
+"""
+
+
+def test_streamlit_run_reads_the_apps_config_from_any_working_directory(tmp_path: Path) -> None:
+    # GIVEN `streamlit run app/server.py` started outside the repository
+    options = {
+        "server.enableStaticServing": True,  # the charts' plotly.js bundle (app/static/)
+        "client.toolbarMode": "viewer",
+        "browser.gatherUsageStats": False,
+        "server.headless": True,
+    }
+    script = str(server.PAGES_SCRIPT.with_name("server.py"))
+    done = subprocess.run(
+        [sys.executable, "-c", CONFIG_AS_RUN, script, *options],
+        cwd=tmp_path, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    # THEN every setting comes from app/.streamlit/config.toml, the repository's one file
+    read = json.loads(done.stdout.strip().splitlines()[-1])
+    config = server.PAGES_SCRIPT.parent / ".streamlit" / "config.toml"
+    assert read == {name: [value, str(config)] for name, value in options.items()}

@@ -209,6 +209,14 @@ def display(value: object, spec: str = "") -> str:
     return format(value, spec) if spec else str(value)
 
 
+def fmt(value: object, spec: str = ",.2f", suffix: str = "") -> str:
+    """A metric value with its unit suffix, or MISSING when the warehouse does not know it
+    (NULL/NaN)."""
+    if is_missing(value):
+        return MISSING
+    return f"{value:{spec}}{suffix}"
+
+
 def plot_values(values: pl.Series) -> list:
     """The values as Plotly takes them; timestamps as naive UTC, because Plotly.js drops a
     timezone suffix it cannot show and the axis titles say UTC."""

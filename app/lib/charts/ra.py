@@ -28,7 +28,6 @@ from app.lib.charts.common import (
     read_mix_label,
 )
 
-ORIGIN_ORDER = ["measured", "published"]
 # What tells two rows of one x apart, in the order a legend names them.
 SERIES_COLUMNS = ("profile", "origin", "run_configuration", "published_source", "run_ordinal")
 

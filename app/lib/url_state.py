@@ -1,0 +1,146 @@
+"""Selectors whose values live in the URL, so a view can be shared and a link can choose.
+
+A page names its URL-bound widgets once (`UrlState({"a": "compare_a", ...})`: query parameter
+-> widget key). The widget's own session key is the only state: the URL and the widget are
+kept equal (the widget writes the URL as it changes, `on_change`, and the page writes it once
+the selection is settled, `publish`), so a URL value that differs from its widget's value is
+new to the page (a followed link, a shared URL) and chooses the widget's value (`restore`).
+One page also offers a linked value its filters hide (the run explorer's result): `held_link`
+says which, and `hold` remembers the value a link brought (`<widget key>_linked`) for as long
+as the widget keeps it.
+
+Values are strings (result ids, testbeds, modes), or lists of strings for a multiselect
+(`many`). `query` and `state` default to `st.query_params` and `st.session_state`; tests pass
+plain objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from typing import Any, Protocol
+
+import streamlit as st
+
+from app.lib import selection
+
+Value = str | list[str] | None
+
+
+class Query(Protocol):
+    """What is used of `st.query_params`."""
+
+    def get_all(self, key: str) -> list[str]: ...
+    def __setitem__(self, key: str, value: str | Iterable[str]) -> None: ...
+    def pop(self, key: str, default: Any = None) -> Any: ...
+
+
+class UrlState:
+    def __init__(
+        self,
+        keys: Mapping[str, str],
+        *,
+        many: Iterable[str] = (),
+        query: Query | None = None,
+        state: MutableMapping[str, Any] | None = None,
+    ) -> None:
+        self.keys = dict(keys)  # query parameter -> widget key
+        self.many = frozenset(many)  # parameters with several values (a multiselect)
+        self._query = query if query is not None else st.query_params
+        self._state = state if state is not None else st.session_state
+        self._restored: set[str] = set()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def in_url(self, param: str) -> Value:
+        """The URL's value of `param`: the last one (a list for `many`); None when absent."""
+        values = self._query.get_all(param)
+        if param in self.many:
+            return values
+        return values[-1] if values and values[-1] else None
+
+    def widget(self, param: str) -> Value:
+        return self._state.get(self.keys[param])
+
+    def is_new(self, param: str) -> bool:
+        """The URL names a value its widget does not hold: a followed link or a shared URL."""
+        value = self.in_url(param)
+        return bool(value) and value != self.widget(param)
+
+    def held_link(self, param: str, offered: Sequence[str]) -> str | None:
+        """The URL's value when the selector must offer it although `offered` lacks it: a
+        link just followed, or the value a followed link brought (`hold`) while the URL still
+        names it. None otherwise: a URL the page wrote itself is no link, so a filter that
+        hides its value moves the selector on (selection.held_link)."""
+        held = self._state.get(self._linked_key(param))
+        return selection.held_link(self.in_url(param), self.is_new(param), held, list(offered))
+
+    def hold(self, param: str, value: str) -> None:
+        """Remember `value` as brought by a link, so it stays offered (`held_link`)."""
+        self._state[self._linked_key(param)] = value
+
+    def _linked_key(self, param: str) -> str:
+        return self.keys[param] + "_linked"
+
+    # --- URL -> widget ---------------------------------------------------------------------
+
+    def restore(self, param: str, options: Sequence[str]) -> Value:
+        """Before the widget is drawn: a new URL value among `options` becomes the widget's
+        value (for `many`, the URL's values among them). Returns a new value that is not among
+        the options, for the page to name (None otherwise)."""
+        self._restored.add(param)
+        if not self.is_new(param):
+            return None
+        value = self.in_url(param)
+        key = self.keys[param]
+        if param in self.many:
+            self._state[key] = [v for v in value or () if v in options]
+            return None
+        if value in options:
+            self._state[key] = value
+            return None
+        return value
+
+    def select(
+        self,
+        param: str,
+        label: str,
+        options: Sequence[str],
+        *,
+        index: int = 0,
+        widget: Callable[..., Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """A selector (`widget`: st.selectbox, a column's, st.radio or st.multiselect) that
+        the URL can set and that writes the URL as it changes. `index` is its value on a first
+        view or once its value is no longer offered; None when there are no options (a
+        multiselect keeps its own default, empty)."""
+        if param not in self._restored:
+            self.restore(param, options)
+        key = self.keys[param]
+        if param not in self.many:
+            if not options:
+                return None
+            if self._state.get(key) not in options:
+                self._state[key] = options[min(index, len(options) - 1)]
+        draw = widget or (st.multiselect if param in self.many else st.selectbox)
+        return draw(label, options, key=key, on_change=self.follow, args=(param,), **kwargs)
+
+    # --- widget -> URL ---------------------------------------------------------------------
+
+    def follow(self, param: str) -> None:
+        """The widget's `on_change`: the URL takes its new value before the page runs again,
+        so the next run does not take the old URL value for a new link."""
+        self.publish({param: self.widget(param)}, only=(param,))
+
+    def publish(self, values: Mapping[str, Value], only: Iterable[str] | None = None) -> None:
+        """The URL holds the selection: each parameter (of `only`, default all the page's)
+        set to its value in `values`, removed when it has none."""
+        for param in self.keys if only is None else only:
+            value = values.get(param)
+            if value is None:
+                self._query.pop(param, None)
+            elif param in self.many:
+                if list(value) != self._query.get_all(param):
+                    self._query[param] = list(value)
+            elif self._query.get_all(param)[-1:] != [value]:
+                self._query[param] = value

@@ -1,0 +1,110 @@
+"""The Published vs measured page's rows: each published figure against what the marts
+computed (published_vs_measured), with how the document gave the value and where the
+measured value comes from."""
+
+from __future__ import annotations
+
+import polars as pl
+
+STATUS_ORDER = ["match", "mismatch", "ambiguous", "unmatched", "not_expressible"]
+STATUS_HELP = {
+    "match": "within the tolerance of the printed digits (or the qualifier)",
+    "mismatch": "one matched row, outside the tolerance",
+    "ambiguous": "several rows carry the figure's labels and not all hold",
+    "unmatched": "no measured row carries the figure's labels",
+    "not_expressible": "no mart computes this metric",
+}
+NEVER_PRINTED = "derived here, never printed"
+# Marts whose matched key is a workload result: those rows link to the run explorer.
+RESULT_MARTS = ("fct_workload_results", "per_node_iops")
+COLUMNS = [
+    "source_document", "table_or_figure", "metric", "value_as_printed", "published_value",
+    "published_as", "measured_value", "measured_on", "unit", "status", "reason", "testbed",
+    "exception_kind", "exception_reason", "note", "figure_id",
+]  # fmt: skip
+
+
+def published_as(derivation: str | None, chart_read: bool | None) -> str:
+    """How the document gave the value (published_results.derivation / chart_read)."""
+    if derivation == "derived":
+        return NEVER_PRINTED
+    if chart_read:
+        return "read off a chart"
+    return "printed" if derivation == "published" else "unknown"
+
+
+def figures_table(
+    rows: pl.DataFrame, figures: pl.DataFrame, reconstructed: list[str]
+) -> pl.DataFrame:
+    """published_vs_measured rows with each figure's derivation, chart reading and note
+    (published_results, `figures`), how the document gave it (`published_as`), where the
+    measured value comes from (`measured_on`: `reconstructed` testbeds are the reference
+    dataset's) and the result it links to (`result_id`, when the matched key is a result)."""
+    if not figures.is_empty():
+        rows = rows.join(
+            figures.select("figure_id", "derivation", "chart_read", "note"),
+            on="figure_id",
+            how="left",
+        )
+    else:
+        rows = rows.with_columns(
+            derivation=pl.lit(None, pl.String), chart_read=pl.lit(None, pl.Boolean),
+            note=pl.lit(None, pl.String),
+        )  # fmt: skip
+    return rows.with_columns(
+        published_as=pl.Series(
+            [published_as(d, c) for d, c in rows.select("derivation", "chart_read").iter_rows()],
+            dtype=pl.String,
+        ),
+        measured_on=pl.when(pl.col("measured_value").is_null())
+        .then(pl.lit(None, pl.String))
+        .when(pl.col("testbed").is_in(list(reconstructed)))
+        .then(pl.lit("reconstructed from the documents"))
+        .otherwise(pl.lit("measured")),
+        result_id=pl.when(pl.col("target_mart").is_in(RESULT_MARTS))
+        .then(pl.col("matched_result_id"))
+        .otherwise(pl.lit(None, pl.String)),
+    )
+
+
+def studies(rows: pl.DataFrame) -> list[str]:
+    return sorted(rows["source_document"].unique().to_list())
+
+
+def statuses(rows: pl.DataFrame) -> list[str]:
+    """The statuses the rows have, in STATUS_ORDER."""
+    present = set(rows["status"].to_list())
+    return [s for s in STATUS_ORDER if s in present]
+
+
+def status_label(status: str) -> str:
+    return f"{status} ({STATUS_HELP.get(status, '')})"
+
+
+def chosen(rows: pl.DataFrame, studies: list[str], statuses: list[str]) -> pl.DataFrame:
+    """The rows of the chosen studies and statuses (nothing chosen: all)."""
+    if studies:
+        rows = rows.filter(pl.col("source_document").is_in(studies))
+    if statuses:
+        rows = rows.filter(pl.col("status").is_in(statuses))
+    return rows
+
+
+def status_counts(rows: pl.DataFrame) -> dict[str, int]:
+    """Rows per status, every status of STATUS_ORDER (0 when none)."""
+    return {status: int((rows["status"] == status).sum()) for status in STATUS_ORDER}
+
+
+def caption(rows: pl.DataFrame) -> str:
+    never_printed = rows.filter(pl.col("published_as") == NEVER_PRINTED).height
+    return (
+        f"{rows.height:,} figures. Each row says how the document gave its value "
+        f"(`published_as`: {never_printed:,} shown here were derived from printed numbers and "
+        "never printed) and where the measured value comes from (`measured_on`: a cluster, or "
+        "the reference dataset reconstructed from the documents, which reproduces them by "
+        "construction)."
+    )
+
+
+def table(rows: pl.DataFrame) -> pl.DataFrame:
+    return rows.select([c for c in [*COLUMNS, "result_id"] if c in rows.columns])
