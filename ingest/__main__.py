@@ -93,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     _warehouse_options(load_cmd)
     load_cmd.add_argument(
+        "--prune",
+        action="store_true",
+        help="forget stored files under each PATH (folder or archive) that are no longer there "
+        "(a regenerated dataset, a deleted run); without it, rows of vanished files stay",
+    )
+    load_cmd.add_argument(
         "--quiet",
         action="store_true",
         help="no progress bar, skipped files or plain notes; rejected files, files with no "

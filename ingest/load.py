@@ -20,7 +20,7 @@ all-or-nothing writes), `ingest.raw_schema` (DDL from the parsers' tables).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ingest.label_resolver import LabelResolver
@@ -37,19 +37,24 @@ def load_items(
     *,
     cli_labels: Mapping[str, Any],
     known_paths: set[str],
+    prune_roots: Sequence[str] = (),
 ) -> LoadSummary:
-    """Triage and store every item (publishing is the gate's job).
+    """Triage and store every item (publishing is the gate's job); then forget the stored
+    files under `prune_roots` that the walk no longer met (`ingest load --prune`).
 
     `known_paths` are all the walked paths (HCIBench case folders are recognised by their
     siblings); `items` may be a generator that reports progress as it is consumed.
     """
     resolver = LabelResolver(cli_labels)
     summary = LoadSummary()
-    with wh.loading(lambda: bool(summary.stored)):
+    with wh.loading(lambda: bool(summary.stored or summary.pruned)):
         writer = RawWriter(wh)
         try:
             for item in items:
                 summary.outcomes.append(_outcome_of(item, writer, resolver, known_paths))
+            if prune_roots:
+                seen = known_paths | {o.path for o in summary.outcomes}
+                summary.pruned = writer.prune(list(prune_roots), seen)
         except WarehouseLost as lost:
             writer.abandon(lost)  # the staged batch was never written
             summary.lost = (

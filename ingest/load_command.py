@@ -44,6 +44,7 @@ def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
         _with_progress(walk, console, quiet=args.quiet),
         cli_labels=cli_labels,
         known_paths=walk.known_paths,
+        prune_roots=[valid_text(p.absolute().as_posix()) for p in args.paths] if args.prune else (),
     )
     print_summary(console, summary, args.paths, args.quiet)
     if summary.lost is not None:
@@ -106,6 +107,10 @@ def print_summary(console: Console, summary: LoadSummary, roots: list[Path], qui
         _line(console, "[yellow]no result[/] ", outcome, roots, outcome.no_result or "")
     for outcome in summary.by_status(Status.REJECTED):
         _line(console, "[red]rejected[/]", outcome, roots, f"{outcome.location}: {outcome.reason}")
+    for path in summary.pruned:  # rows removed: shown even with --quiet
+        console.print(
+            f"[yellow]pruned[/] {escape(_short(path, roots))}: gone from disk", soft_wrap=True
+        )
     console.print(f"[bold]Summary:[/] {summary_counts(summary)}", soft_wrap=True)
 
 
@@ -123,4 +128,5 @@ def summary_counts(summary: LoadSummary) -> str:
     rows = sum(o.rows for o in summary.stored)
     parts = ", ".join(f"{n} {label}" for label, n in counts.items())
     extra = f" ({replaced} replaced an earlier version)" if replaced else ""
-    return f"{parts}{extra}; {rows:,} rows written."
+    pruned = f", {len(summary.pruned)} pruned (gone from disk)" if summary.pruned else ""
+    return f"{parts}{extra}{pruned}; {rows:,} rows written."

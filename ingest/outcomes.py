@@ -80,6 +80,8 @@ class LoadSummary:
     outcomes: list[Outcome] = field(default_factory=list)
     # Why the load stopped before its end: the warehouse went away (its commits stay).
     lost: str | None = None
+    # Stored files forgotten by `--prune`: gone from a loaded folder or archive.
+    pruned: list[str] = field(default_factory=list)
 
     def by_status(self, *statuses: Status) -> list[Outcome]:
         return [o for o in self.outcomes if o.status in statuses]

@@ -42,6 +42,7 @@ from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
 from ingest.records import Parsed
 from ingest.redaction import redact_table
+from ingest.walk import ARCHIVE_SEP
 from warehouse import Warehouse, WarehouseLost, kill_point
 
 # A large esxtop capture is written on its own rather than held with 99 other files; the
@@ -300,6 +301,39 @@ class RawWriter:
         self.warehouse.label_commit(
             self.con, "ingest load", f"{len(staged)} files", {"files": files}
         )
+
+    def prune(self, roots: list[str], seen: set[str]) -> list[str]:
+        """Forget the stored files under `roots` (folders or archives, as the walk names them)
+        that are not in `seen` (every path the walk met, read or refused): their files are gone.
+        One commit per batch of files, each file's path key held meanwhile (another loader
+        storing that path waits); returns the forgotten paths."""
+        self.flush()
+        gone = [
+            (file_id, path)
+            for root in roots
+            for file_id, path in self.con.execute(
+                "select source_file_id, path from raw.source_files "
+                "where path = ? or starts_with(path, ? || '/') or starts_with(path, ? || ?)",
+                [root, root, root, ARCHIVE_SEP],
+            ).fetchall()
+            if path not in seen
+        ]
+        forgotten: list[str] = []
+        for start in range(0, len(gone), self.batch_files):
+            batch = gone[start : start + self.batch_files]
+            self._locks.take(sorted(f"raw-path:{path}" for _, path in batch))
+            try:
+                self.warehouse.commit(self.con, lambda batch=batch: self._forget(batch))
+            finally:
+                self._locks.release_all()
+            forgotten += [path for _, path in batch]
+        return forgotten
+
+    def _forget(self, batch: list[tuple[int, str]]) -> None:
+        self._delete(sorted({file_id for file_id, _ in batch}))
+        paths = [path for _, path in batch]
+        message = f"{len(batch)} files pruned (gone from disk)"
+        self.warehouse.label_commit(self.con, "ingest load", message, {"pruned": paths})
 
     def _delete(self, old_ids: list[int]) -> None:
         """Remove the rows of replaced files (earlier versions, older parsers, other labels)."""

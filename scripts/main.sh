@@ -36,7 +36,8 @@ if [ ! -f "$REFERENCE/run.yaml" ] || [ "$(cat "$stamp_file" 2>/dev/null)" != "$s
     echo "$stamp" > "$stamp_file"
 fi
 echo "== ingest: reference dataset ($REFERENCE)"
-python -m ingest load "$REFERENCE" --quiet
+# --prune: files of an older reconstruction that the new one no longer writes are forgotten.
+python -m ingest load "$REFERENCE" --quiet --prune
 
 echo "== ingest: bundled real tool outputs ($SHARED/samples)"
 # Some bundled samples are broken on purpose (a fio file holding only error
@@ -44,7 +45,7 @@ echo "== ingest: bundled real tool outputs ($SHARED/samples)"
 # expected here; anything else is a failure.
 set +e
 # Test fixtures (tests/fixtures) never enter the production warehouse.
-python -m ingest load "$SHARED/samples" --quiet
+python -m ingest load "$SHARED/samples" --quiet --prune
 status=$?
 set -e
 if [ "$status" -gt 1 ]; then echo "ingest failed (exit $status)" >&2; exit "$status"; fi
