@@ -34,7 +34,7 @@ from rich.markup import escape
 
 import warehouse
 from expectations import gate
-from ingest import load_command
+from ingest import check_command, load_command
 from synth import cli as synth_cli
 from warehouse import build, migrate, query
 from warehouse import console as sql_console
@@ -64,6 +64,7 @@ ON_WAREHOUSE: dict[str, _OnWarehouse] = {
     "publish": gate.publish,
     "locked": build.locked,
     "query": query.run,
+    "check": check_command.run,
 }
 STANDALONE: dict[str, _Standalone] = {
     "reference": synth_cli.reference,
@@ -124,6 +125,18 @@ def _parser() -> argparse.ArgumentParser:
             cmd.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")
 
     _add_team_commands(commands)
+    check = commands.add_parser(
+        "check",
+        help="check the warehouse's data files against its catalog (team mode: a lake's "
+        "Parquet files); --repair re-loads what a lost raw file held",
+    )
+    _warehouse_options(check)
+    check.add_argument(
+        "--repair",
+        action="store_true",
+        help="without a backup: drop the raw tables that lost files, forget the outputs whose "
+        "rows they held and load them again from disk (with the labels they had)",
+    )
     return parser
 
 

@@ -23,6 +23,7 @@ from warehouse import ducklake
 from warehouse.base import (
     DUCKDB_CONFIG,
     REPO_ROOT,
+    MissingFile,
     Reader,
     ResultsTableMissing,
     ServingStatus,
@@ -45,6 +46,7 @@ __all__ = [
     "FileWarehouse",
     "LakeError",
     "LakeWarehouse",
+    "MissingFile",
     "Reader",
     "ResultsTableMissing",
     "ServingStatus",

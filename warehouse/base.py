@@ -137,6 +137,16 @@ class ServingStatus:
         return v is None or (self.main_changed_ns or 0) > (v.validated_ns or 0)
 
 
+@dataclass(frozen=True, slots=True)
+class MissingFile:
+    """A data file the warehouse's catalog lists that its storage no longer holds."""
+
+    schema: str
+    table: str
+    path: str
+    kind: str  # "data" (rows) or "delete" (which rows of a data file are deleted)
+
+
 # --- crash points (tests only) -----------------------------------------------------------
 
 _reached: Counter[str] = Counter()
@@ -278,6 +288,15 @@ class Warehouse(ABC):
 
     @abstractmethod
     def identity_locks(self) -> IdentityLocks: ...
+
+    def missing_files(self) -> list[MissingFile]:
+        """The data files its catalog lists that are gone from storage (`ingest check`). A
+        DuckDB file holds its data itself: nothing to miss."""
+        return []
+
+    def data_files_checked(self) -> int:
+        """How many data files `missing_files` looked for (0 for a DuckDB file)."""
+        return 0
 
     def raise_if_lost(self, failure: BaseException) -> None:
         """Raise WarehouseLost when `failure` (an error while reading or writing) means the

@@ -56,6 +56,7 @@ import duckdb
 from warehouse import ducklake
 from warehouse.base import (
     IdentityLocks,
+    MissingFile,
     Reader,
     ServingStatus,
     ValidationNotRecorded,
@@ -376,6 +377,44 @@ class LakeWarehouse(LakeAddress, Warehouse):
 
     def identity_locks(self) -> IdentityLocks:
         return PgIdentityLocks(self, IDENTITY_LOCK_TIMEOUT_S)
+
+    def _data_files(self) -> list[tuple[str, str, str, str]]:
+        """(schema, table, path, kind) of every data and delete file the current snapshot of
+        every table reads (`ducklake_list_files`)."""
+        con = self.connect(read_only=True)
+        try:
+            tables = con.execute(
+                "select schema_name, table_name from duckdb_tables() where database_name = ? "
+                "order by all",
+                [LAKE_ALIAS],
+            ).fetchall()
+            files = []
+            for schema, table in tables:
+                rows = con.execute(
+                    "select data_file, delete_file from ducklake_list_files(?, ?, schema => ?)",
+                    [LAKE_ALIAS, table, schema],
+                ).fetchall()
+                for data, delete in rows:
+                    files.append((schema, table, data, "data"))
+                    if delete:
+                        files.append((schema, table, delete, "delete"))
+            return files
+        finally:
+            con.close()
+
+    def missing_files(self) -> list[MissingFile]:
+        """Files of a local data folder that are gone. An object-store data path is not
+        listed here (checking it needs that store's client): `data_files_checked` says 0."""
+        if "://" in self.data_path:
+            return []
+        return [
+            MissingFile(schema, table, path, kind)
+            for schema, table, path, kind in self._data_files()
+            if not os.path.isfile(path)
+        ]
+
+    def data_files_checked(self) -> int:
+        return 0 if "://" in self.data_path else len(self._data_files())
 
     def lost(self, reason: BaseException) -> WarehouseLost:
         return WarehouseLost(
