@@ -24,6 +24,7 @@ MARTS = MODELS / "marts"
 # read by any layer).
 LAYERS = ("staging", "intermediate", "marts", "checks")
 MART_FOLDERS = {"core", "run_detail", "comparisons", "data_quality", "dashboard"}
+MAX_YML_LINES = 300
 
 _REF = re.compile(r"\bref\(\s*['\"]([a-z0-9_]+)['\"]\s*\)")
 _IMPORTS = re.compile(r"\bimport_ctes\(\s*\[([^\]]*)\]", re.S)
@@ -155,13 +156,63 @@ def test_check_steps_are_named_as_a_layer_of_their_own() -> None:
         assert name.startswith("chk_") <= (_layer(path) == "checks"), name
 
 
-def test_marts_are_in_purpose_folders_with_one_yml_each() -> None:
+def test_marts_are_in_purpose_folders() -> None:
     loose = sorted(p.name for p in MARTS.glob("*.sql"))
     assert loose == [], f"marts outside a purpose folder: {loose}"
     folders = {p.name for p in MARTS.iterdir() if p.is_dir()}
     assert folders <= MART_FOLDERS
-    for folder in folders - {"dashboard"}:
-        assert (MARTS / folder / f"_{folder}__models.yml").is_file(), folder
+
+
+def _property_files() -> list[Path]:
+    return sorted(
+        path
+        for folder in ("models", "seeds", "macros")
+        for path in (DBT_PROJECT / folder).rglob("*.yml")
+    )
+
+
+def test_property_files_stay_under_300_lines() -> None:
+    # a folder's models share one yml while it stays short, else each model has its own
+    long = {
+        str(path.relative_to(DBT_PROJECT)): n
+        for path in _property_files()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) >= MAX_YML_LINES
+    }
+    assert long == {}
+
+
+def _described() -> dict[str, tuple[Path, str]]:
+    """Model name -> (its property file, its description)."""
+    found: dict[str, tuple[Path, str]] = {}
+    for path in MODELS.rglob("*.yml"):
+        for model in yaml.safe_load(path.read_text(encoding="utf-8")).get("models") or []:
+            assert model["name"] not in found, f"{model['name']} described twice"
+            found[model["name"]] = (path, model.get("description") or "")
+    return found
+
+
+def test_each_folder_has_one_models_yml_or_one_yml_per_model() -> None:
+    described = _described()
+    models = _models()
+    assert set(described) == set(models)
+    for name, path in models.items():
+        yml = described[name][0]
+        assert yml.parent == path.parent, f"{name} is described in {yml}"
+        folder_ymls = sorted(p.name for p in path.parent.glob("_*__models.yml"))
+        if yml.name == f"{name}.yml":
+            assert folder_ymls == [], f"{path.parent}: a folder yml and per-model ymls"
+        else:
+            assert [yml.name] == folder_ymls, f"{name}: {yml.name} beside {folder_ymls}"
+
+
+def test_every_model_states_its_grain() -> None:
+    # STYLE.md rule 10: "one row per test run x job x direction"
+    vague = sorted(
+        name
+        for name, (_, description) in _described().items()
+        if not re.search(r"one row per|grain", description, re.I)
+    )
+    assert vague == []
 
 
 @pytest.mark.slow
