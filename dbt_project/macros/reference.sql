@@ -24,7 +24,7 @@
 
 {% macro published_metrics() -%}
     {#- Which mart holds a published metric, under the same name there or
-        as renamed by int_published_measured_values. -#}
+        as renamed by chk_published_measured_values. -#}
     {{ return({
         'fct_workload_results': [
             'iops', 'read_iops', 'write_iops', 'avg_latency_ms',

@@ -2,7 +2,8 @@
 
 The spot values below were read by hand in the documents in `shared/seeds/` (file named per
 case); they are not copied from the CSV. The vocabulary here must equal the one documented in
-`dbt_project/seeds/README.md` and the `accepted_values` in `_seeds.yml` (a test compares them).
+`dbt_project/seeds/README.md` and the `accepted_values` in `_published_results.yml` (a test
+compares them).
 """
 
 from __future__ import annotations
@@ -282,7 +283,7 @@ def _documented_metrics() -> set[str]:
 
 
 def _seed_tests(column: str) -> list:
-    properties = yaml.safe_load((SEEDS / "_seeds.yml").read_text(encoding="utf-8"))
+    properties = yaml.safe_load((SEEDS / "_published_results.yml").read_text(encoding="utf-8"))
     (seed,) = [s for s in properties["seeds"] if s["name"] == "published_results"]
     (col,) = [c for c in seed["columns"] if c["name"] == column]
     return col.get("data_tests", [])
@@ -303,7 +304,7 @@ def test_vocabulary_matches_readme_and_seed_properties():
 
 
 def test_seed_properties_cover_every_csv_column(rows):
-    properties = yaml.safe_load((SEEDS / "_seeds.yml").read_text(encoding="utf-8"))
+    properties = yaml.safe_load((SEEDS / "_published_results.yml").read_text(encoding="utf-8"))
     (seed,) = [s for s in properties["seeds"] if s["name"] == "published_results"]
     described = [c["name"] for c in seed["columns"]]
     assert described == list(rows[0].keys())

@@ -135,9 +135,12 @@ def steady_warehouse(tmp_path_factory: pytest.TempPathFactory):
     )
     db = work / "warehouse.duckdb"
     assert ingest_main(["load", str(outputs), "--db", str(db), "--quiet"]) == 0
-    # only what the mart needs; cautious: no tests of marts this build does not make
+    # only what the mart needs, and fct_workload_results to find each result by its key (a
+    # sibling of the mart, not an ancestor); cautious: no tests of marts this build does not make
     _, failures = _dbt_build(
-        db, work, ["+fct_result_steady_state", "--indirect-selection", "cautious"]
+        db,
+        work,
+        ["+fct_result_steady_state", "fct_workload_results", "--indirect-selection", "cautious"],
     )
     assert not failures, failures
 

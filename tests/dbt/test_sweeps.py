@@ -70,7 +70,8 @@ def _fio_sweep(root: Path) -> Path:
 def _dbt_run_sweeps(db_path: Path, work: Path) -> None:
     from dbt.cli.main import dbtRunner
 
-    args = ["run", "--select", "+sweeps", "+sweep_points", "--quiet"]
+    # fct_workload_results: the facts of each point's result (a sibling, not an ancestor)
+    args = ["run", "--select", "+sweeps", "+sweep_points", "fct_workload_results", "--quiet"]
     args += ["--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT)]
     args += ["--target-path", str(work / "target"), "--log-path", str(work / "logs")]
     with pytest.MonkeyPatch.context() as patch:

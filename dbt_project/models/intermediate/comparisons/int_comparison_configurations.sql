@@ -3,7 +3,7 @@
     metrics, and the standard error of the mean IOPS and mean latency with
     its degrees of freedom: across runs when there are two or more (the
     runs are the independent observations), else the within-run
-    batch-means interval of fct_result_steady_state. -#}
+    batch-means interval of int_result_steady_state_estimated. -#}
 {%- set measures = [
     'iops', 'throughput_mb_s', 'avg_latency_ms', 'p95_latency_ms',
     'p99_latency_ms', 'cpu_util_pct', 'cpu_load_avg',
@@ -13,8 +13,8 @@ with
 
 {{ import_ctes([
     'int_result_comparison_dimensions',
-    'fct_workload_results',
-    'fct_result_steady_state',
+    'int_workload_results_completed',
+    'int_result_steady_state_estimated',
 ]) }},
 
 results_configured as (
@@ -33,29 +33,35 @@ results_measured as (
     select
         results_configured.configuration_signature,
         results_configured.testbed_id,
-        fct_workload_results.result_id,
-        fct_workload_results.started_at,
+        int_workload_results_completed.result_id,
+        int_workload_results_completed.started_at,
         {%- for measure in measures %}
-            fct_workload_results.{{ measure }},
+            int_workload_results_completed.{{ measure }},
         {%- endfor %}
         -- the within-run standard error, back from the batch-means
         -- interval: half-width / t(batches - 1)
         {%- for metric in ['iops', 'avg_latency_ms'] %}
             (
-                fct_result_steady_state.{{ metric }}_ci95_high
-                - fct_result_steady_state.{{ metric }}_ci95_low
+                int_result_steady_state_estimated.{{ metric }}_ci95_high
+                - int_result_steady_state_estimated.{{ metric }}_ci95_low
             )
             / 2.0
-            / {{ student_t_975('fct_result_steady_state.batch_count - 1') }}
+            / {{ student_t_975(
+                'int_result_steady_state_estimated.batch_count - 1'
+            ) }}
                 as {{ metric }}_within_run_se,
         {%- endfor %}
-        fct_result_steady_state.batch_count - 1 as within_run_df
+        int_result_steady_state_estimated.batch_count - 1 as within_run_df
 
     from results_configured
-    inner join fct_workload_results
-        on results_configured.result_id = fct_workload_results.result_id
-    left join fct_result_steady_state
-        on results_configured.result_id = fct_result_steady_state.result_id
+    inner join int_workload_results_completed
+        on
+            results_configured.result_id
+            = int_workload_results_completed.result_id
+    left join int_result_steady_state_estimated
+        on
+            results_configured.result_id
+            = int_result_steady_state_estimated.result_id
 
 ),
 

@@ -10,7 +10,7 @@
 
 with
 
-{{ import_ctes(['fct_workload_results']) }},
+{{ import_ctes(['int_workload_results_completed']) }},
 
 int_result_comparison_labels as (
 
@@ -70,7 +70,7 @@ dimensions_sorted as (
             when dimensions_valued.dimension = 'profile'
                 then
                     list_position(
-                        fct_workload_results.profile_order,
+                        int_workload_results_completed.profile_order,
                         dimensions_valued.primary_value
                     )
             when dimensions_valued.label_count = 1
@@ -78,8 +78,10 @@ dimensions_sorted as (
         end as sort_value
 
     from dimensions_valued
-    inner join fct_workload_results
-        on dimensions_valued.result_id = fct_workload_results.result_id
+    inner join int_workload_results_completed
+        on
+            dimensions_valued.result_id
+            = int_workload_results_completed.result_id
 
 ),
 

@@ -17,10 +17,10 @@
 
 with
 
-fct_workload_results as (
+int_workload_results_completed as (
 
     -- comparisons are within one testbed: a result without one has none
-    select * from {{ ref('fct_workload_results') }}
+    select * from {{ ref('int_workload_results_completed') }}
     where testbed is not null
 
 ),
@@ -30,17 +30,17 @@ run_labels_flattened as (
     -- every key of labels_json; nested maps become dotted names, lists
     -- stay one value (their JSON text); a null value is no label
     select
-        fct_workload_results.result_id,
-        fct_workload_results.testbed_id,
-        fct_workload_results.profile,
+        int_workload_results_completed.result_id,
+        int_workload_results_completed.testbed_id,
+        int_workload_results_completed.profile,
         ltrim(
             substr(label_tree.path, 2) || '.' || label_tree.key, '.'
         ) as label_path,
         label_tree.type as json_type,
         json_extract_string(label_tree.value, '$') as value_raw
 
-    from fct_workload_results,
-        json_tree(fct_workload_results.labels_json) as label_tree
+    from int_workload_results_completed,
+        json_tree(int_workload_results_completed.labels_json) as label_tree
     where
         label_tree.type not in ('OBJECT', 'NULL')
         and label_tree.fullkey not like '%[%'
@@ -82,7 +82,7 @@ workload_values as (
         cast({{ column }} as double) as {{ column }}{{ "," if not loop.last }}
     {%- endfor %}
 
-    from fct_workload_results
+    from int_workload_results_completed
 
 ),
 

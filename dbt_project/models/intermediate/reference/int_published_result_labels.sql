@@ -3,37 +3,37 @@
 
 with
 
-{{ import_ctes(['fct_workload_results']) }},
+{{ import_ctes(['int_workload_results_completed']) }},
 
 results_labelled as (
 
     select
-        fct_workload_results.result_id as labelled_result_id,
-        fct_workload_results.testbed,
-        fct_workload_results.profile,
-        fct_workload_results.working_set,
+        int_workload_results_completed.result_id as labelled_result_id,
+        int_workload_results_completed.testbed,
+        int_workload_results_completed.profile,
+        int_workload_results_completed.working_set,
         -- a free-form run label (SFD7 working sets in GB), from the labels
         json_extract_string(
-            fct_workload_results.labels_json, '$.working_set_gb'
+            int_workload_results_completed.labels_json, '$.working_set_gb'
         ) as working_set_gb,
-        fct_workload_results.transport,
-        fct_workload_results.vsan_version,
-        fct_workload_results.stripe_width,
-        fct_workload_results.storage,
-        fct_workload_results.disk_groups,
-        fct_workload_results.nodes,
-        fct_workload_results.vm_count,
-        fct_workload_results.ftm,
-        fct_workload_results.ftt,
-        fct_workload_results.is_dedupe as dedupe,
-        fct_workload_results.is_compression as compression,
-        fct_workload_results.is_checksum as checksum,
-        fct_workload_results.read_pct,
-        fct_workload_results.random_pct,
-        fct_workload_results.block_size_bytes,
-        fct_workload_results.outstanding_io
+        int_workload_results_completed.transport,
+        int_workload_results_completed.vsan_version,
+        int_workload_results_completed.stripe_width,
+        int_workload_results_completed.storage,
+        int_workload_results_completed.disk_groups,
+        int_workload_results_completed.nodes,
+        int_workload_results_completed.vm_count,
+        int_workload_results_completed.ftm,
+        int_workload_results_completed.ftt,
+        int_workload_results_completed.is_dedupe as dedupe,
+        int_workload_results_completed.is_compression as compression,
+        int_workload_results_completed.is_checksum as checksum,
+        int_workload_results_completed.read_pct,
+        int_workload_results_completed.random_pct,
+        int_workload_results_completed.block_size_bytes,
+        int_workload_results_completed.outstanding_io
 
-    from fct_workload_results
+    from int_workload_results_completed
 
 )
 

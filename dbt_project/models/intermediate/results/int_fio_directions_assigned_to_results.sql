@@ -1,6 +1,6 @@
 with
 
-{{ import_ctes(['stg_fio__job_directions', 'stg_ingest__source_files']) }},
+{{ import_ctes(['stg_fio__job_directions']) }},
 
 stg_fio__jobs as (
 
@@ -11,21 +11,27 @@ stg_fio__jobs as (
 
 ),
 
+int_result_outputs_keyed as (
+
+    -- the result each job counts towards: its key is built there, once,
+    -- for finished and unfinished jobs alike
+    select * from {{ ref('int_result_outputs_keyed') }}
+    where source_tool = 'fio'
+
+),
+
 jobs_assigned_to_results as (
 
     select
         stg_fio__jobs.*,
-        stg_ingest__source_files.source_path,
-        -- one test of a file or folder: its workload_key
-        {{ result_group('stg_ingest__source_files') }} as result_group,
-        {{ result_key('fio', 'result_group', ['stg_fio__jobs.workload_key']) }}
-            as result_key
+        int_result_outputs_keyed.result_id,
+        int_result_outputs_keyed.result_key,
+        int_result_outputs_keyed.result_group,
+        int_result_outputs_keyed.source_path
 
     from stg_fio__jobs
-    inner join stg_ingest__source_files
-        on
-            stg_fio__jobs.source_file_id
-            = stg_ingest__source_files.source_file_id
+    inner join int_result_outputs_keyed
+        on stg_fio__jobs.fio_job_id = int_result_outputs_keyed.fio_job_id
 
 ),
 
@@ -33,7 +39,7 @@ directions_joined_to_jobs as (
 
     select
         -- identifiers
-        {{ result_id('jobs_assigned_to_results.result_key') }} as result_id,
+        jobs_assigned_to_results.result_id,
         jobs_assigned_to_results.result_key,
         jobs_assigned_to_results.result_group,
         jobs_assigned_to_results.fio_job_id,

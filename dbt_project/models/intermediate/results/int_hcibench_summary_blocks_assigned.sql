@@ -32,7 +32,8 @@ blocks_assigned as (
         {{ result_key('hcibench', 'result_group', [
             "coalesce(stg_hcibench__summary_blocks.job_name,"
             ~ " stg_hcibench__summary_blocks.rd_name, '')"
-        ]) }} as result_key
+        ]) }} as result_key,
+        {{ result_id('result_key') }} as result_id
 
     from stg_hcibench__summary_blocks
     inner join stg_ingest__source_files

@@ -37,7 +37,7 @@ results_aggregated as (
 
     select
         -- identifiers
-        {{ result_id('result_key') }} as result_id,
+        result_id,
         result_key,
         result_group,
         'hcibench_summary' as source_tool,
@@ -74,7 +74,7 @@ results_aggregated as (
         cast(null as timestamptz) as ended_at
 
     from blocks_without_per_vm_results
-    group by result_key, result_group
+    group by result_id, result_key, result_group
 
 )
 

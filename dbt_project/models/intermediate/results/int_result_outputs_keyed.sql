@@ -1,8 +1,9 @@
 {#- One row per workload result x output unit: a fio job (entry of a file,
     or a client host in client mode) or a Vdbench run of a file, finished or
-    not. Result keys are built exactly as in
+    not. The one place fio and Vdbench result keys are built:
     int_fio_directions_assigned_to_results and
-    int_vdbench_results_aggregated, so `result_id` joins to the marts.
+    int_vdbench_results_aggregated take theirs from here, so the outputs
+    left out and the results summed can never disagree on a key.
     `is_contributing` marks the outputs the result's sums are made of:
     finished, and for Vdbench of the best report kind in the result (a
     folder's summary.html repeats its per-VM stdout totals). -#}

@@ -11,6 +11,15 @@ stg_vdbench__runs as (
 
 ),
 
+int_result_outputs_keyed as (
+
+    -- the result each run counts towards: its key is built there, once,
+    -- for finished and unfinished runs alike
+    select * from {{ ref('int_result_outputs_keyed') }}
+    where source_tool = 'vdbench'
+
+),
+
 runs_assigned_to_results as (
 
     select
@@ -38,10 +47,9 @@ runs_assigned_to_results as (
         stg_vdbench__outputs.host_count,
         stg_ingest__source_files.result_per,
         stg_ingest__source_files.source_folder,
-        {{ result_group('stg_ingest__source_files') }} as result_group,
-        {{ result_key('vdbench', 'result_group', [
-            'stg_vdbench__runs.run_index', 'stg_vdbench__runs.rd_name'
-        ]) }} as result_key
+        int_result_outputs_keyed.result_id,
+        int_result_outputs_keyed.result_key,
+        int_result_outputs_keyed.result_group
 
     from stg_vdbench__runs
     inner join stg_vdbench__outputs
@@ -52,6 +60,11 @@ runs_assigned_to_results as (
         on
             stg_vdbench__runs.source_file_id
             = stg_ingest__source_files.source_file_id
+    inner join int_result_outputs_keyed
+        on
+            stg_vdbench__runs.source_file_id
+            = int_result_outputs_keyed.source_file_id
+            and stg_vdbench__runs.run_index = int_result_outputs_keyed.run_index
 
 ),
 
@@ -124,7 +137,7 @@ results_aggregated as (
 
     select
         -- identifiers
-        {{ result_id('result_key') }} as result_id,
+        result_id,
         result_key,
         result_group,
         'vdbench' as source_tool,
@@ -173,7 +186,7 @@ results_aggregated as (
         cast(null as timestamptz) as ended_at
 
     from runs_of_best_output_kind
-    group by result_key, result_group
+    group by result_id, result_key, result_group
 
 )
 

@@ -7,7 +7,10 @@
 
 with
 
-{{ import_ctes(['int_result_comparison_dimensions', 'fct_workload_results']) }},
+{{ import_ctes([
+    'int_result_comparison_dimensions',
+    'int_workload_results_completed',
+]) }},
 
 axis_values as (
 
@@ -71,36 +74,38 @@ members_measured as (
         axis_values_counted.signature_without_dimension,
 
         -- dimensions
-        fct_workload_results.testbed,
+        int_workload_results_completed.testbed,
         axis_values_counted.axis,
         axis_values_counted.axis_value,
         axis_values_counted.axis_value_text,
         axis_values_counted.axis_unit,
         axis_values_counted.point_count,
-        fct_workload_results.nodes,
-        fct_workload_results.vm_count,
+        int_workload_results_completed.nodes,
+        int_workload_results_completed.vm_count,
         per_result_ratios.vms_per_host,
-        fct_workload_results.outstanding_io,
+        int_workload_results_completed.outstanding_io,
         per_result_ratios.outstanding_io_per_vm,
-        fct_workload_results.read_pct,
-        fct_workload_results.random_pct,
-        fct_workload_results.block_size_bytes,
-        fct_workload_results.disk_groups,
+        int_workload_results_completed.read_pct,
+        int_workload_results_completed.random_pct,
+        int_workload_results_completed.block_size_bytes,
+        int_workload_results_completed.disk_groups,
 
         -- timestamps
-        fct_workload_results.started_at,
+        int_workload_results_completed.started_at,
 
         -- facts
-        fct_workload_results.iops,
-        fct_workload_results.throughput_mb_s,
-        fct_workload_results.avg_latency_ms,
-        fct_workload_results.p95_latency_ms,
-        fct_workload_results.p99_latency_ms,
-        fct_workload_results.is_partial
+        int_workload_results_completed.iops,
+        int_workload_results_completed.throughput_mb_s,
+        int_workload_results_completed.avg_latency_ms,
+        int_workload_results_completed.p95_latency_ms,
+        int_workload_results_completed.p99_latency_ms,
+        int_workload_results_completed.is_partial
 
     from axis_values_counted
-    inner join fct_workload_results
-        on axis_values_counted.result_id = fct_workload_results.result_id
+    inner join int_workload_results_completed
+        on
+            axis_values_counted.result_id
+            = int_workload_results_completed.result_id
     left join per_result_ratios
         on axis_values_counted.result_id = per_result_ratios.result_id
     where axis_values_counted.point_count >= 2

@@ -1,4 +1,4 @@
-{#- One row per workload result x interval of fct_result_intervals, in
+{#- One row per workload result x interval (int_result_intervals_summed), in
     order: its position (1 = first), the result's interval count, the
     interval's length and start on the result's clock. fio prints each
     interval's length; Vdbench does not, so its length is the time since
@@ -6,7 +6,7 @@
     Vdbench intervals share one length). -#}
 with
 
-{{ import_ctes(['fct_result_intervals']) }},
+{{ import_ctes(['int_result_intervals_summed']) }},
 
 intervals_ordered as (
 
@@ -25,7 +25,7 @@ intervals_ordered as (
             lead(elapsed_s) over by_result - elapsed_s
         ) as interval_length_s
 
-    from fct_result_intervals
+    from int_result_intervals_summed
     window by_result as (partition by result_id order by interval_index)
 
 ),

@@ -16,7 +16,7 @@
 {%- set delta_metrics = (columns.keys() | list) + ['cpu_load_delta_pp'] -%}
 {%- for metric in metrics['config_deltas'] if metric not in delta_metrics -%}
     {{ exceptions.raise_compiler_error(
-        "int_published_measured_config_deltas: no column for metric '"
+        "chk_published_measured_config_deltas: no column for metric '"
         ~ metric ~ "'"
     ) }}
 {%- endfor -%}

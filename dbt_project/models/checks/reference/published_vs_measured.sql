@@ -1,7 +1,7 @@
 {#- Every published figure against what the warehouse measured (grain: one
     row per row of marts.published_results): the figure with its tolerance
     (int_published_figures), the marts' rows it matches
-    (int_published_figures_matched: labels equal on every non-NULL
+    (chk_published_figures_matched: labels equal on every non-NULL
     published label; a label the target mart does not carry is not
     compared and is named in `reason`), a status, and a documented
     exception where there is one. -#}
@@ -9,7 +9,7 @@ with
 
 {{ import_ctes([
     'int_published_figures',
-    'int_published_figures_matched',
+    'chk_published_figures_matched',
     'reference_exceptions',
 ]) }},
 
@@ -30,7 +30,7 @@ figures_compared as (
         matches.uncarried_labels
 
     from int_published_figures as figures
-    left join int_published_figures_matched as matches
+    left join chk_published_figures_matched as matches
         on figures.figure_id = matches.figure_id
 
 ),

@@ -8,19 +8,19 @@
     one of them does. -#}
 with
 
-{{ import_ctes(['int_published_figures', 'int_published_measured_values']) }},
+{{ import_ctes(['int_published_figures', 'chk_published_measured_values']) }},
 
 figures_joined_to_measured as (
 
     select
         int_published_figures.figure_id,
         int_published_figures.value as published_value,
-        int_published_measured_values.matched_key,
-        int_published_measured_values.measured_value,
+        chk_published_measured_values.matched_key,
+        chk_published_measured_values.measured_value,
         -- the labels the figure pins that the row does not carry: they
         -- were not compared (reason of published_vs_measured)
         list_filter(
-            int_published_measured_values.uncarried_labels,
+            chk_published_measured_values.uncarried_labels,
             label -> list_contains(
                 [
                     {%- for label in published_labels() %}
@@ -33,9 +33,9 @@ figures_joined_to_measured as (
                 label
             )
         ) as uncarried_labels,
-        coalesce(int_published_measured_values.is_one_of, false) as is_one_of,
+        coalesce(chk_published_measured_values.is_one_of, false) as is_one_of,
         {{ holds_within(
-            'int_published_measured_values.measured_value',
+            'chk_published_measured_values.measured_value',
             'int_published_figures.value',
             'int_published_figures.qualifier',
             'int_published_figures.tolerance',
@@ -43,29 +43,29 @@ figures_joined_to_measured as (
         ) }} as is_within
 
     from int_published_figures
-    inner join int_published_measured_values
+    inner join chk_published_measured_values
         on
             int_published_figures.target_mart
-            = int_published_measured_values.target_mart
+            = chk_published_measured_values.target_mart
             and int_published_figures.metric
-            = int_published_measured_values.metric
+            = chk_published_measured_values.metric
             and int_published_figures.testbed
-            = int_published_measured_values.testbed
+            = chk_published_measured_values.testbed
             and (
                 int_published_figures.compared_to is null
-                or int_published_measured_values.compared_to is null
+                or chk_published_measured_values.compared_to is null
                 or int_published_figures.compared_to
-                = int_published_measured_values.compared_to
+                = chk_published_measured_values.compared_to
             )
             {%- for label in published_labels() %}
                 and (
                     int_published_figures.{{ label }} is null
                     or list_contains(
-                        int_published_measured_values.uncarried_labels,
+                        chk_published_measured_values.uncarried_labels,
                         '{{ label }}'
                     )
                     or cast(int_published_figures.{{ label }} as varchar)
-                    = cast(int_published_measured_values.{{ label }} as varchar)
+                    = cast(chk_published_measured_values.{{ label }} as varchar)
                 )
             {%- endfor %}
 
