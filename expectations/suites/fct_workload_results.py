@@ -30,6 +30,7 @@ _FINITE = (
     "p95_latency_ms",
     "p99_latency_ms",
     "cpu_util_pct",
+    "cpu_load_avg",
 )
 QUERY = f"""
 select
@@ -37,7 +38,7 @@ select
     testbed, source_tool, started_at, ended_at, read_pct, block_size_bytes,
     iops, read_iops, write_iops, throughput_mb_s,
     avg_latency_ms, read_latency_ms, write_latency_ms, p95_latency_ms, p99_latency_ms,
-    cpu_util_pct,
+    cpu_util_pct, cpu_load_avg,
     case
         when iops is null or block_size_bytes is null or throughput_mb_s is null then null
         when abs(iops * block_size_bytes / 1e6 - throughput_mb_s) <= 1.05 then 0.0
@@ -71,6 +72,11 @@ def _measures() -> list[Expectation]:
         *expect.non_negative(
             ["p95_latency_ms", "p99_latency_ms"],
             "Percentile latencies are durations; below zero means a unit or parse error.",
+        ),
+        *expect.non_negative(
+            ["cpu_load_avg"],
+            "esxtop's CPU load average is a fraction of the host's CPUs (busy or queued); "
+            "below zero is a parse or unit error.",
         ),
         *expect.chain(
             ["p95_latency_ms", "p99_latency_ms"],

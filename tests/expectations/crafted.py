@@ -61,6 +61,7 @@ _WORKLOAD = {
     "p95_latency_ms": 2.0,
     "p99_latency_ms": 3.0,
     "cpu_util_pct": 40.0,
+    "cpu_load_avg": 0.4,
 }
 _DIRECTION = {
     "_source_file_id": 1,
