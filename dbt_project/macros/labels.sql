@@ -42,3 +42,15 @@
         not numeric, never a failed build. -#}
     try_cast(json_extract_string({{ labels_json }}, '$.{{ key }}') as double)
 {%- endmacro %}
+
+
+{#- The file a result's labels are read from: its earliest-loaded output,
+    then the first by path. Every output of a result shares its folder, hence
+    its labels; the rule picks the same file in a warehouse file (ids in load
+    order) and in a lake (random ids), where min(source_file_id) would pick
+    any of them. -#}
+{% macro earliest_loaded_file(
+    file_id='source_file_id', loaded_at='loaded_at', path='source_path'
+) -%}
+    arg_min({{ file_id }}, ({{ loaded_at }}, {{ path }}))
+{%- endmacro %}

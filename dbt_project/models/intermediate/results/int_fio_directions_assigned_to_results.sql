@@ -27,7 +27,8 @@ jobs_assigned_to_results as (
         int_result_outputs_keyed.result_id,
         int_result_outputs_keyed.result_key,
         int_result_outputs_keyed.result_group,
-        int_result_outputs_keyed.source_path
+        int_result_outputs_keyed.source_path,
+        int_result_outputs_keyed.loaded_at
 
     from stg_fio__jobs
     inner join int_result_outputs_keyed
@@ -45,6 +46,7 @@ directions_joined_to_jobs as (
         jobs_assigned_to_results.fio_job_id,
         jobs_assigned_to_results.source_file_id,
         jobs_assigned_to_results.source_path,
+        jobs_assigned_to_results.loaded_at,
         jobs_assigned_to_results.host_name,
         -- one output = one per-VM file, or one client host in a file
         concat_ws(

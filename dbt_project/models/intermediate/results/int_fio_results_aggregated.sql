@@ -73,7 +73,7 @@ results_aggregated as (
         result_group,
         'fio' as source_tool,
         -- every output of a result shares its folder, hence its labels
-        min(source_file_id) as label_source_file_id,
+        {{ earliest_loaded_file() }} as label_source_file_id,
 
         -- dimensions: NULL when the outputs disagree (a stonewall group
         -- mixing workloads)

@@ -28,6 +28,8 @@ blocks_assigned as (
             stg_hcibench__summary_blocks.is_partial
             and coalesce(stg_hcibench__summary_blocks.vms_finished_early, 0) = 0
         ) as is_cut,
+        stg_ingest__source_files.source_path,
+        stg_ingest__source_files.loaded_at,
         {{ case_folder('stg_ingest__source_files') }} as result_group,
         {{ result_key('hcibench', 'result_group', [
             "coalesce(stg_hcibench__summary_blocks.job_name,"

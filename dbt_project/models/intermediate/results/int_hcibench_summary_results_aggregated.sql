@@ -41,7 +41,7 @@ results_aggregated as (
         result_key,
         result_group,
         'hcibench_summary' as source_tool,
-        min(source_file_id) as label_source_file_id,
+        {{ earliest_loaded_file() }} as label_source_file_id,
 
         -- dimensions
         min(read_pct) as read_pct,

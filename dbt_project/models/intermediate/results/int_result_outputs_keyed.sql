@@ -30,6 +30,7 @@ source_files_grouped as (
     select
         stg_ingest__source_files.source_file_id,
         stg_ingest__source_files.source_path,
+        stg_ingest__source_files.loaded_at,
         {{ result_group('stg_ingest__source_files') }} as result_group
 
     from stg_ingest__source_files
@@ -41,6 +42,7 @@ fio_outputs_keyed as (
     select
         stg_fio__jobs.source_file_id,
         source_files_grouped.source_path,
+        source_files_grouped.loaded_at,
         source_files_grouped.result_group,
         'fio' as source_tool,
         stg_fio__jobs.fio_job_id,
@@ -66,6 +68,7 @@ vdbench_outputs_keyed as (
     select
         stg_vdbench__runs.source_file_id,
         source_files_grouped.source_path,
+        source_files_grouped.loaded_at,
         source_files_grouped.result_group,
         'vdbench' as source_tool,
         cast(null as varchar) as fio_job_id,

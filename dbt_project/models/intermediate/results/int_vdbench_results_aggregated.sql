@@ -47,6 +47,8 @@ runs_assigned_to_results as (
         stg_vdbench__outputs.host_count,
         stg_ingest__source_files.result_per,
         stg_ingest__source_files.source_folder,
+        stg_ingest__source_files.source_path,
+        stg_ingest__source_files.loaded_at,
         int_result_outputs_keyed.result_id,
         int_result_outputs_keyed.result_key,
         int_result_outputs_keyed.result_group
@@ -141,7 +143,7 @@ results_aggregated as (
         result_key,
         result_group,
         'vdbench' as source_tool,
-        min(source_file_id) as label_source_file_id,
+        {{ earliest_loaded_file() }} as label_source_file_id,
 
         -- dimensions
         cast(
