@@ -15,6 +15,8 @@ What the interface covers, by job:
   side); `identity_locks()` serialise the check-and-write of one file identity across loaders;
 - writing: `connect_writer()`, `new_source_file_id()`, `commit()` (one transaction, re-run
   whole where a commit can lose a race) and `label_commit()` (where commits are kept: a lake);
+  `raise_if_lost()` tells a failed statement from the warehouse going away mid-load;
+- integrity: `missing_files()`, the data files the catalog lists that storage lost (a lake);
 - building: `child_env()` and `dbt_args()`, the environment and profile target of `dbt build`
   and any other child writer;
 - the gate: `validation_view()` (one fixed version to validate), `record_validation()`,
