@@ -167,6 +167,10 @@ TABLES = {
 }
 
 
+# The line of the file that holds each direction's values, by (run_index, job_index,
+# direction): the text forms know it, so an error about a value can point at its line.
+RowLines = dict[tuple[int, int, str], int]
+
 # (min, max, mean, stddev, samples) of one latency kind, in ns; any may be None.
 LatencyStats = tuple[float | None, float | None, float | None, float | None, int | None]
 NO_LATENCY: LatencyStats = (None, None, None, None, None)

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ingest.parsers.fio.records import FioJob, FioJobDirection, FioLatencyPercentile
+from ingest.parsers.fio.records import FioJob, FioJobDirection, FioLatencyPercentile, RowLines
 from ingest.records import Parsed, ParseError, RunState, SourceFile
 
 INT64_MAX = 2**63 - 1
@@ -66,15 +66,19 @@ def _where(row: Any, jobs: dict[tuple[int, int], str]) -> str:
     return f"run {row.run_index}, job {row.job_index} ({name!r}), {row.direction}"
 
 
-def _checked_direction(row: FioJobDirection, where: str, path: str) -> FioJobDirection:
+def _checked_direction(
+    row: FioJobDirection, where: str, path: str, line: int | None
+) -> FioJobDirection:
     """The row with unsound spreads NULL and the reason; a ParseError when its throughput
-    (the result itself) is unsound."""
+    (the result itself) is unsound, at the row's line when the form has lines (terse, the
+    report), else at the job and direction (JSON)."""
     for column in _THROUGHPUT:
         value = getattr(row, column)
         if why := unsound(value):
-            raise ParseError(
-                path, where, f"{column} = {value} is {why}: no sound result in this job"
-            )
+            said = f"{column} = {value} is {why}: no sound result in this job"
+            if line is None:
+                raise ParseError(path, where, said)
+            raise ParseError(path, f"line {line}", f"{where}: {said}")
     limit = _limit_ns(row.runtime_ms)
     changes: dict[str, Any] = {}
     reasons: list[str] = []
@@ -108,14 +112,15 @@ def _sound_percentiles(
     return kept, dropped
 
 
-def check_soundness(parsed: Parsed, source: SourceFile) -> None:
+def check_soundness(parsed: Parsed, source: SourceFile, lines: RowLines | None = None) -> None:
     """Set unsound measures to NULL with a reason, in place; reject a file whose throughput
-    is unsound. Notes say what was set aside."""
+    is unsound (at the line `lines` gives for the row). Notes say what was set aside."""
     names = {(j.run_index, j.job_index): j.jobname for j in parsed.tables.get("fio_jobs", [])}
     rows = []
     for row in parsed.tables.get("fio_job_directions", []):
         where = _where(row, names)
-        checked = _checked_direction(row, where, source.path)
+        line = (lines or {}).get((row.run_index, row.job_index, row.direction))
+        checked = _checked_direction(row, where, source.path, line)
         if checked.unsound_reason:
             parsed.notes.append(f"{where}: {checked.unsound_reason}")
         rows.append(checked)
