@@ -98,7 +98,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.parsers._common import decode_utf8, load_json, load_xml, xml_name
+from ingest.parsers._common import decode_utf8, is_document, load_json, load_xml, xml_name
 from ingest.records import Parsed, ParseError, SourceFile
 
 FORMAT = "vsan_perfsvc"
@@ -122,6 +122,8 @@ class PerfSample:
 TABLES = {"vsan_perfsvc_samples": PerfSample}
 
 DUMP_HEADER = "--------------SOAP stats dump--------------"
+# The script writes the header as a line of its own; text that mentions it mid-line is not one.
+_DUMP_HEADER_LINE = re.compile(rb"^" + re.escape(DUMP_HEADER.encode()) + rb"\s*$", re.MULTILINE)
 SEGMENT_SEPARATOR = "--------------Stats Segment Separator--------------"
 
 # PowerCLI Get-VsanStat names -> API labels (William Lam's published mapping; the view prefix
@@ -197,10 +199,12 @@ def unit_of(label: str) -> str | None:
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text.startswith((b"[", b"{")):
         return b'"entityRefId"' in head and b'"sampleInfo"' in head
-    if DUMP_HEADER.encode() in head:
+    if _DUMP_HEADER_LINE.search(head):
         return True
     if text.startswith(b"<") and (
         b"VsanPerfEntityMetricCSV" in head or b"VsanPerfQueryPerfResponse" in head

@@ -159,7 +159,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.parsers._common import bad_value_line, parse_size_bytes
+from ingest.parsers._common import bad_value_line, is_document, parse_size_bytes
 from ingest.parsers.fio.json_output import parse_json_stream
 from ingest.parsers.fio.normal import is_normal_report, parse_normal
 from ingest.parsers.fio.records import TABLES, RowLines
@@ -207,6 +207,8 @@ def _terse_v2_record(text: str) -> bool:
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     if _JSON_MARK.search(head):
         return True
     text = head.decode("utf-8", errors="replace")

@@ -161,7 +161,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.parsers._common import bad_value_line
+from ingest.parsers._common import bad_value_line, is_document
 from ingest.parsers.hcibench.case_name import CaseName, parse_case_name
 from ingest.parsers.hcibench.configs import parse_settings, parse_vsan_cfg
 from ingest.parsers.hcibench.params import parse_fio_params, parse_vdbench_params
@@ -226,6 +226,8 @@ def _kind(text: str, name: str) -> str | None:
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     return _kind(head.decode("utf-8", errors="replace"), name) is not None
 
 

@@ -126,6 +126,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.parsers._common import is_document
 from ingest.parsers.vdbench.flatfile import parse_flatfile
 from ingest.parsers.vdbench.records import OutputKind, VdbenchInterval, VdbenchOutput, VdbenchRun
 from ingest.parsers.vdbench.report import output_kind, parse_report
@@ -164,6 +165,8 @@ _FLAT_HEADER = re.compile(rb"^\s+tod\s+(timestamp\s+)?Run\s+Interval\s", re.MULT
 
 def detect(head: bytes, name: str) -> bool:
     """Vdbench report text: a version line, an interval header, or a flatfile header."""
+    if is_document(head, name):
+        return False
     if _FLAT_HEADER.search(head):
         return True
     if _VERSION_LINE.search(head):
