@@ -19,6 +19,31 @@ class OutputKind(enum.StrEnum):
     flatfile = "flatfile"
 
 
+class WorkloadKind(enum.StrEnum):
+    """What the run drove: raw storage (sd=/wd=/rd= with iorate) or files (fsd=/fwd=/rd= with
+    fwdrate), whose lines print other columns."""
+
+    raw = "raw"
+    filesystem = "filesystem"
+
+
+class FsOperation(enum.StrEnum):
+    """The file operations a file-system run reports a rate and response time for, in the
+    order Vdbench prints them (`Vdb/FwdStats.java`)."""
+
+    mkdir = "mkdir"
+    rmdir = "rmdir"
+    create = "create"
+    open = "open"
+    close = "close"
+    delete = "delete"
+    getattr = "getattr"
+    setattr = "setattr"
+    access = "access"
+    copy = "copy"
+    move = "move"
+
+
 @dataclass(frozen=True, slots=True)
 class VdbenchOutput:
     output_kind: OutputKind
@@ -27,6 +52,7 @@ class VdbenchOutput:
     vdbench_version: str | None
     vdbench_build_text: str | None
     column_layout: str | None
+    workload_kind: WorkloadKind | None
     has_cpu_columns: bool | None
     report_created_at: dt.datetime | None
     run_count: int
@@ -65,6 +91,14 @@ class Measures:
     queue_depth: float | None = None
     cpu_sys_user_pct: float | None = None
     cpu_sys_pct: float | None = None
+    # Printed by file-system runs only: reads and writes per second and MiB/s of each.
+    read_iops: float | None = None
+    write_iops: float | None = None
+    read_mib_per_s: float | None = None
+    write_mib_per_s: float | None = None
+    # A file-system run's per-operation columns, as printed: {"open": {"rate_per_s": 5992.0,
+    # "resp_ms": 6.315}, ...} for each operation (FsOperation) the line has columns for.
+    fs_operations_json: dict[str, dict[str, float | None]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +113,7 @@ class _RunKey:
     is_format_run: bool
     started_tod: str | None
     state: RunState
+    state_reason: str | None
     avg_label: str | None
     first_interval: int | None
     last_interval: int | None
