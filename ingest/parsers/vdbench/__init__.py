@@ -78,7 +78,7 @@ the load summary names them as another report kind (`ingest.registry.unsupported
 report that loads without a finished measurement run says why in `Parsed.no_result_reason`.
 
 Modules: `report` (the line-based outputs), `flatfile`, `runs` (a run definition and its row),
-`records` (the row types).
+`xfersize` (the configured transfer size), `records` (the row types).
 
 Tables
 ------
@@ -125,13 +125,25 @@ Tables
     iops, mib_per_s, bytes_per_io, read_pct, resp_ms, read_resp_ms, write_resp_ms,
     resp_max_ms (50406 and flatfile), read_max_ms, write_max_ms (50407),
     resp_stddev_ms, read_stddev_ms, write_stddev_ms (flatfile 50407), queue_depth,
-    cpu_sys_user_pct, cpu_sys_pct  the avg_ line as printed
+    cpu_sys_user_pct, cpu_sys_pct  the avg_ line as printed. bytes_per_io is the mean bytes an
+                           I/O moved (`bytes i/o`, a file-system run's `xfer size`): a
+                           measure, not a block size (7,832 for an xfersize distribution,
+                           4,093 for xfersize=4k on files of odd sizes)
     read_iops, write_iops, read_mib_per_s, write_mib_per_s   file-system runs only
     fs_operations_json     file-system runs only: {"open": {"rate_per_s": 42.8, "resp_ms":
                            0.048}, ...}, one entry per file operation (mkdir, rmdir, create,
                            open, close, delete, getattr, setattr, access, copy, move) the line
                            prints
-    requested_iops, is_max_rate, xfersize_bytes, threads, requested_read_pct, read_hit_pct,
+    xfersize_bytes         the configured transfer size when the output holds it (module
+                           `xfersize`): the raw flatfile's `xfersize` when the run's bytes per
+                           I/O equal it, a `For loops: xfersize=` run line, or wd=/fwd=/rd=
+                           parameter lines in the same text; else None
+    xfersize_source        `flatfile` | `for_loops` | `parameter_file` | None
+    xfersize_unknown_reason  why xfersize_bytes is None (`the flatfile's xfersize 512 is not
+                           what the I/Os moved (7,832 bytes per I/O): a transfer-size
+                           distribution ...`, `the output does not print the configured
+                           xfersize (...)`), else None
+    requested_iops, is_max_rate, threads, requested_read_pct, read_hit_pct,
     write_hit_pct, requested_seek_pct, lun_size_gib, compratio_requested,
     dedupratio_requested, cpu_user_pct, cpu_wait_pct, cpu_idle_pct   flatfile avg_ row only
     extra_json             flatfile columns not listed above (e.g. older `ks_*`), as printed
@@ -155,8 +167,10 @@ from ingest.parsers.vdbench.records import (
     VdbenchOutput,
     VdbenchRun,
     WorkloadKind,
+    XfersizeSource,
 )
 from ingest.parsers.vdbench.report import output_kind, parse_report
+from ingest.parsers.vdbench.xfersize import with_configured_xfersize
 from ingest.records import Parsed, RunState, SourceFile
 
 __all__ = [
@@ -169,12 +183,14 @@ __all__ = [
     "VdbenchOutput",
     "VdbenchRun",
     "WorkloadKind",
+    "XfersizeSource",
     "detect",
     "parse",
 ]
 
 FORMAT = "vdbench"
-PARSER_VERSION = "3"  # 3: file-system runs, state_reason, workload_kind
+# 3: file-system runs, state_reason, workload_kind; 4: xfersize_bytes only a configured size
+PARSER_VERSION = "4"
 
 TABLES = {
     "vdbench_outputs": VdbenchOutput,
@@ -233,6 +249,7 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
         parse_flatfile(text, source, parsed)
     else:
         parse_report(text, source, output_kind(text, source.name), parsed)
+    parsed.tables["vdbench_runs"] = with_configured_xfersize(parsed.tables["vdbench_runs"], text)
     parsed.no_result_reason = no_result_reason(parsed)
     return parsed
 

@@ -27,6 +27,14 @@ class WorkloadKind(enum.StrEnum):
     filesystem = "filesystem"
 
 
+class XfersizeSource(enum.StrEnum):
+    """Where a run's configured transfer size was read (see `vdbench.xfersize`)."""
+
+    flatfile = "flatfile"  # the raw flatfile's `xfersize` column
+    for_loops = "for_loops"  # `For loops: xfersize=8k` on the run line
+    parameter_file = "parameter_file"  # wd=/fwd=/rd= lines in the same text
+
+
 class FsOperation(enum.StrEnum):
     """The file operations a file-system run reports a rate and response time for, in the
     order Vdbench prints them (`Vdb/FwdStats.java`)."""
@@ -123,10 +131,14 @@ class _RunKey:
 
 @dataclass(frozen=True, slots=True)
 class VdbenchRun(Measures, _RunKey):
-    # Printed in the avg_ row of a flatfile only.
+    # Printed in the avg_ row of a flatfile only (xfersize also from the run line or the
+    # parameter lines, see `vdbench.xfersize`).
     requested_iops: float | None = None
     is_max_rate: bool | None = None
+    # The configured transfer size, when the output holds it (never the mean bytes_per_io).
     xfersize_bytes: int | None = None
+    xfersize_source: XfersizeSource | None = None
+    xfersize_unknown_reason: str | None = None
     threads: int | None = None
     requested_read_pct: float | None = None
     read_hit_pct: float | None = None
