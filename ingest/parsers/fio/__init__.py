@@ -141,13 +141,23 @@ file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
                     runtime_ms, {slat,clat,lat}_{min,max,mean,stddev}_ns and
                     _samples, bw_{min,max,mean,stddev}_kib_per_s, bw_agg_pct,
                     bw_samples, iops_{min,max,mean,stddev}, iops_samples,
-                    unsound_reason
-- `fio_latency_percentiles`  job x direction x kind (slat/clat/lat) x percentile:
-                    latency_ns
-- `fio_latency_bins`  job x direction x kind x bucket (json+): bin_ns, io_count
+                    unsound_reason, avg_latency_mean_ns and avg_latency_kind
+                    (the mean latency the row offers and its span, a
+                    `LatencyKind`: `total` = fio's lat mean when it is there and
+                    sound, else `completion` = its clat mean, e.g. an overflowed
+                    fio 2.1 lat; None for a direction that did no I/O)
+- `fio_latency_percentiles`  job x direction x kind x percentile: latency_ns;
+                    latency_kind in fio's words: `lat` (total), `clat`
+                    (completion), `slat` (submission)
+- `fio_latency_bins`  job x direction x kind (as above) x bucket (json+): bin_ns,
+                    io_count
 - `fio_intervals`   job x status dump x direction, differenced from the
                     cumulative dumps: elapsed_end_ms, interval_ms, ios,
-                    io_bytes, iops, bw_bytes_per_s, lat_mean_ns
+                    io_bytes, iops, bw_bytes_per_s, lat_mean_ns, avg_latency_kind
+                    (`total` when lat_mean_ns is fio's lat, `completion` when
+                    the dumps had only clat)
+- `fio_jobs.percentile_kind` names the main percentile list's kind the same way
+                    (`lat` or `clat`)
 
 Modules: `json_output` (JSON streams) with `json_documents`, `json_directions` and
 `intervals`; `terse`; `normal`; `workload` (what the job options asked for); `records` (row
@@ -168,6 +178,7 @@ from ingest.parsers.fio.soundness import (
     drop_repeated_mixed,
     reject_unsound_values,
     result_gap,
+    with_average_latency,
 )
 from ingest.parsers.fio.terse import TERSE_LINE, TERSE_V2, parse_terse
 from ingest.parsers.fio.text import no_result_location, no_result_reason
@@ -186,8 +197,9 @@ __all__ = [
 
 FORMAT = "fio"
 # 3: the final report is the last eta == 0 document; 4: failed jobs of the normal report stored
-# (state error, fio's words), no terse percentiles for a direction without I/O
-PARSER_VERSION = "4"
+# (state error, fio's words), no terse percentiles for a direction without I/O; 5: the average
+# latency and its kind
+PARSER_VERSION = "5"
 
 _JSON_MARK = re.compile(rb'"(fio version|client_stats)"\s*:')
 # Lines only fio's report has; in client mode after the server's `<host> ` prefix.
@@ -224,6 +236,7 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     parsed, lines = _parse_form(data, text, source)
     drop_repeated_mixed(parsed)
     check_soundness(parsed, source, lines)
+    with_average_latency(parsed)
     reject_unsound_values(parsed, source)
     parsed.no_result_reason = result_gap(parsed)
     return parsed

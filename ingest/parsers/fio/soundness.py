@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from ingest.parsers.fio.records import FioJob, FioJobDirection, FioLatencyPercentile, RowLines
-from ingest.records import Parsed, ParseError, RunState, SourceFile
+from ingest.records import LatencyKind, Parsed, ParseError, RunState, SourceFile
 
 INT64_MAX = 2**63 - 1
 # A single I/O cannot take longer than the job ran; the slack covers runtime printed in whole
@@ -198,3 +198,26 @@ def drop_repeated_mixed(parsed: Parsed) -> None:
         f"{len(repeated)} job(s) report read, write and their `mixed` sum "
         "(unified_rw_reporting=both): the `mixed` rows are dropped so no I/O is counted twice"
     )
+
+
+def with_average_latency(parsed: Parsed) -> None:
+    """Give each direction row its average latency and the kind of it, in place, once the
+    unsound spreads are NULL: fio's total `lat` mean when sound, else its completion `clat`
+    mean (a form or fio version that printed no `lat`, an overflowed `lat`); none for a
+    direction that did no I/O (fio prints zeros there)."""
+    rows = parsed.tables.get("fio_job_directions")
+    if not isinstance(rows, list):
+        return
+    parsed.tables["fio_job_directions"] = [_with_average(row) for row in rows]
+
+
+def _with_average(row: FioJobDirection) -> FioJobDirection:
+    if not row.total_ios:
+        return row
+    if row.lat_mean_ns is not None:
+        return replace(row, avg_latency_mean_ns=row.lat_mean_ns, avg_latency_kind=LatencyKind.total)
+    if row.clat_mean_ns is not None:
+        return replace(
+            row, avg_latency_mean_ns=row.clat_mean_ns, avg_latency_kind=LatencyKind.completion
+        )
+    return row

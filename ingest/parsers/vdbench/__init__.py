@@ -130,6 +130,9 @@ Tables
                            measure, not a block size (7,832 for an xfersize distribution,
                            4,093 for xfersize=4k on files of odd sizes)
     read_iops, write_iops, read_mib_per_s, write_mib_per_s   file-system runs only
+    latency_kind           `total` (`ingest.records.LatencyKind`): every latency of the row
+                           (resp, read/write resp, max, stddev, operations' resp) is Vdbench's
+                           response time; None when the row has none
     fs_operations_json     file-system runs only: {"open": {"rate_per_s": 42.8, "resp_ms":
                            0.048}, ...}, one entry per file operation (mkdir, rmdir, create,
                            open, close, delete, getattr, setattr, access, copy, move) the line
@@ -151,17 +154,20 @@ Tables
 `vdbench_intervals` (one row per interval line):
     run_index, rd_name, interval_index, tod, tod_ms (ms after local midnight),
     local_timestamp_text (flatfile 50407 `timestamp`, e.g. `10/09/2019-14:41:22-ICT`),
-    iops ... cpu_sys_pct, read_iops ... fs_operations_json   same meaning as in vdbench_runs
+    iops ... cpu_sys_pct, read_iops ... fs_operations_json, latency_kind   same meaning as in
+                           vdbench_runs
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ingest.parsers._common import is_document
 from ingest.parsers.vdbench.flatfile import parse_flatfile
 from ingest.parsers.vdbench.records import (
     FsOperation,
+    Measures,
     OutputKind,
     VdbenchInterval,
     VdbenchOutput,
@@ -171,7 +177,7 @@ from ingest.parsers.vdbench.records import (
 )
 from ingest.parsers.vdbench.report import output_kind, parse_report
 from ingest.parsers.vdbench.xfersize import with_configured_xfersize
-from ingest.records import Parsed, RunState, SourceFile
+from ingest.records import LatencyKind, Parsed, RunState, SourceFile
 
 __all__ = [
     "FORMAT",
@@ -189,8 +195,9 @@ __all__ = [
 ]
 
 FORMAT = "vdbench"
-# 3: file-system runs, state_reason, workload_kind; 4: xfersize_bytes only a configured size
-PARSER_VERSION = "4"
+# 3: file-system runs, state_reason, workload_kind; 4: xfersize_bytes only a configured size;
+# 5: latency_kind
+PARSER_VERSION = "5"
 
 TABLES = {
     "vdbench_outputs": VdbenchOutput,
@@ -250,8 +257,17 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     else:
         parse_report(text, source, output_kind(text, source.name), parsed)
     parsed.tables["vdbench_runs"] = with_configured_xfersize(parsed.tables["vdbench_runs"], text)
+    for table in ("vdbench_runs", "vdbench_intervals"):
+        parsed.tables[table] = [_with_latency_kind(row) for row in parsed.tables[table]]
     parsed.no_result_reason = no_result_reason(parsed)
     return parsed
+
+
+def _with_latency_kind(row: Measures) -> Measures:
+    """Vdbench's response time is total latency: a row with one says so."""
+    if row.resp_ms is None:
+        return row
+    return replace(row, latency_kind=LatencyKind.total)
 
 
 def no_result_reason(parsed: Parsed) -> str | None:

@@ -8,7 +8,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.records import RunState, SourceFile
+from ingest.records import LatencyKind, RunState, SourceFile
 
 
 class OutputKind(enum.StrEnum):
@@ -107,6 +107,9 @@ class Measures:
     # A file-system run's per-operation columns, as printed: {"open": {"rate_per_s": 5992.0,
     # "resp_ms": 6.315}, ...} for each operation (FsOperation) the line has columns for.
     fs_operations_json: dict[str, dict[str, float | None]] | None = None
+    # Every latency of the row (resp, read/write resp, max, stddev, the operations' resp) is
+    # Vdbench's response time: `total`. None when the row holds no latency.
+    latency_kind: LatencyKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
