@@ -176,6 +176,48 @@ def test_a_rejection_points_at_the_line_that_holds_the_problem(data, location, r
     assert reason in error.reason
 
 
+def _terse_field(name: str, line: int, index: int, value: str) -> bytes:
+    """A real terse output with field `index` of line `line` replaced."""
+    lines = (FAILED / name).read_text().split("\n")
+    fields = lines[line - 1].split(";")
+    fields[index] = value
+    lines[line - 1] = ";".join(fields)
+    return "\n".join(lines).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "location", "reason"),
+    cases(
+        (
+            # the failed job's usr cpu (field 88 of its v3 record, line 3) printed as NaN
+            "terse-nan-cpu",
+            _terse_field("fio-3.33__terse_good_and_denied.txt", 3, 87, "-nan%"),
+            "line 3",
+            "fio_jobs row 2: usr_cpu_pct = nan is NaN",
+        ),
+        (
+            # a disk's util printed past what a double holds, on the report's disk line 30
+            "normal-disk-util-overflow",
+            _mangled("fio-3.33__normal_good_and_denied.txt", "util=0.00%", f"util={'9' * 400}%"),
+            "line 30",
+            "fio_disk_util row 1: util_pct = inf is Infinity",
+        ),
+        (
+            # a line that starts like a terse v2 record but has 5 fields, after fio's error
+            "terse-v2-too-short",
+            b"fio: pid=1, err=5/file:io_u.c:1, func=io_u error, error=Input/output error\n"
+            b"2;job1;0;5;7\n",
+            "line 2",
+            "no terse records found",
+        ),
+    ),
+)
+def test_unsound_values_outside_the_directions_point_at_their_line(data, location, reason):
+    error = rejection(fio, data, source_for("/drop/out.txt", data))
+    assert error.location == location
+    assert reason in error.reason
+
+
 def test_normal_report_cut_before_any_job_points_at_where_fio_started():
     text = (FAILED / "fio-3.33__normal_good_and_denied.txt").read_text()
     cut = text[: text.index("good: Laying out")].encode()

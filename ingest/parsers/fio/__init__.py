@@ -237,7 +237,7 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     drop_repeated_mixed(parsed)
     check_soundness(parsed, source, lines)
     with_average_latency(parsed)
-    reject_unsound_values(parsed, source)
+    reject_unsound_values(parsed, source, lines)
     parsed.no_result_reason = result_gap(parsed)
     return parsed
 

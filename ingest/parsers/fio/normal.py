@@ -239,6 +239,7 @@ class _Reader:
     is_client: bool = False
     repeats: int = 0  # job blocks --status-interval printed again
     disks: list[FioDiskUtil] = field(default_factory=list)
+    disk_lines: list[int] = field(default_factory=list)  # the line of each disk row
     current: _NormalJob | None = None
     direction: dict[str, Any] | None = None
     pct_kind: tuple[str, float] | None = None
@@ -363,6 +364,7 @@ class _Reader:
             self.disks.append(
                 FioDiskUtil(max(self.run_index, 0), None, m["name"], *counts, float(m["util"]))
             )
+            self.disk_lines.append(self.line_no)
 
 
 def parse_normal(text: str, source: SourceFile) -> tuple[Parsed, RowLines]:
@@ -483,8 +485,9 @@ def _rows(
     lines = {
         (job.run_index, i, name): number
         for i, job in enumerate(jobs)
-        for name, number in job.dir_lines.items()
+        for name, number in [*job.dir_lines.items(), ("", job.line)]
     }
+    lines.update({(-1, n, "disk"): line for n, line in enumerate(reader.disk_lines)})
     return parsed, lines
 
 

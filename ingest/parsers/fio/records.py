@@ -173,8 +173,10 @@ TABLES = {
 }
 
 
-# The line of the file that holds each direction's values, by (run_index, job_index,
-# direction): the text forms know it, so an error about a value can point at its line.
+# The line of the file that holds a row's values, for the text forms (terse, the report), so
+# an error about a value points at its line: (run_index, job_index, direction) for a
+# direction's values, (run_index, job_index, "") for the job's own line (its record or block
+# header), (-1, n, "disk") for the n-th fio_disk_util row.
 RowLines = dict[tuple[int, int, str], int]
 
 # (min, max, mean, stddev, samples) of one latency kind, in ns; any may be None.

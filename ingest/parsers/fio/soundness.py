@@ -157,9 +157,12 @@ def result_gap(parsed: Parsed) -> str | None:
     )
 
 
-def reject_unsound_values(parsed: Parsed, source: SourceFile) -> None:
+def reject_unsound_values(
+    parsed: Parsed, source: SourceFile, lines: RowLines | None = None
+) -> None:
     """A ParseError for NaN, Infinity or a number past 2^63 in any table the checks above do
-    not repair (job cpu, intervals, bins, disk util): such a value is a corrupt file."""
+    not repair (job cpu, intervals, bins, disk util): such a value is a corrupt file. The
+    error names the row's line when the form has lines (terse, the report)."""
     for table, rows in parsed.tables.items():
         if table in ("fio_job_directions", "fio_latency_percentiles") or not isinstance(rows, list):
             continue
@@ -167,9 +170,22 @@ def reject_unsound_values(parsed: Parsed, source: SourceFile) -> None:
             for column in row.__slots__:
                 value = getattr(row, column)
                 if isinstance(value, int | float) and (why := unsound(value)) and why != "negative":
+                    where = f"{table} row {index + 1}"
+                    line = _row_line(table, index, row, lines or {})
+                    if line is None:
+                        raise ParseError(source.path, where, f"{column} = {value} is {why}")
                     raise ParseError(
-                        source.path, f"{table} row {index + 1}", f"{column} = {value} is {why}"
+                        source.path, f"line {line}", f"{where}: {column} = {value} is {why}"
                     )
+
+
+def _row_line(table: str, index: int, row: Any, lines: RowLines) -> int | None:
+    if table == "fio_disk_util":
+        return lines.get((-1, index, "disk"))
+    if not hasattr(row, "job_index"):
+        return None
+    key = (row.run_index, row.job_index)
+    return lines.get((*key, getattr(row, "direction", ""))) or lines.get((*key, ""))
 
 
 def drop_repeated_mixed(parsed: Parsed) -> None:

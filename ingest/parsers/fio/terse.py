@@ -129,17 +129,20 @@ def _read_record(
 
 def _read_records(
     text: str, source: SourceFile
-) -> tuple[list[_Record], list[fio_records.FioDiskUtil], list[str]]:
-    """The records, disk rows and notes; a last record without its line end was cut (fio ends
-    every record), so any of its fields may be a prefix of fio's value: it is dropped."""
+) -> tuple[list[_Record], list[fio_records.FioDiskUtil], list[int], list[str]]:
+    """The records, disk rows with the line of each, and notes; a last record without its
+    line end was cut (fio ends every record), so any of its fields may be a prefix of fio's
+    value: it is dropped."""
     records: list[_Record] = []
     disks: list[fio_records.FioDiskUtil] = []
+    disk_lines: list[int] = []
     notes: list[str] = []
     cut = unterminated_last_line(text)
     cut_record = None
     for number, line in enumerate(text.split("\n"), 1):
         if line.startswith(";") and line.count(";") >= 9:  # client-mode disk util line
             disks.extend(disk_rows(line.split(";")[1:], None))
+            disk_lines.extend([number] * (len(disks) - len(disk_lines)))
             continue
         split = _split_record(line)
         if split is None:
@@ -155,17 +158,27 @@ def _read_records(
             raise ParseError(
                 source.path, f"line {number}", f"terse v{version} record is malformed ({exc})"
             ) from None
+        disk_lines.extend([number] * (len(disks) - len(disk_lines)))
     if not records:
         if cut_record is not None:  # the one record there was is cut: that line is the problem
             raise ParseError(source.path, f"line {cut_record}", notes[0])
-        raise ParseError(source.path, first_text_line(text), "no terse records found")
-    return records, disks, notes
+        raise ParseError(source.path, _first_record_like_line(text), "no terse records found")
+    return records, disks, disk_lines, notes
+
+
+def _first_record_like_line(text: str) -> str:
+    """`line N` of the first line that starts like a terse record but is none (a v2 line
+    with fewer than 100 fields), else of the first line."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if TERSE_LINE.search(line) or TERSE_V2.match(line):
+            return f"line {number}"
+    return first_text_line(text)
 
 
 def parse_terse(text: str, source: SourceFile) -> tuple[Parsed, RowLines]:
     """The rows of a terse file, and the line of each job's record (where its directions'
     values are, for an error about them)."""
-    records, disks, cut_notes = _read_records(text, source)
+    records, disks, disk_lines, cut_notes = _read_records(text, source)
     client_mode = "All clients" in [r.jobname for r in records]
     definitions = job_definitions(text)
     errors, used = error_lines(text), set()
@@ -210,7 +223,8 @@ def parse_terse(text: str, source: SourceFile) -> tuple[Parsed, RowLines]:
     )
     parsed.add("fio_disk_util", disks)
     parsed.notes.extend([*cut_notes, *_notes(jobs)])
-    lines = {(0, i, name): r.line for i, r in enumerate(records) for name in r.directions}
+    lines = {(0, i, name): r.line for i, r in enumerate(records) for name in [*r.directions, ""]}
+    lines.update({(-1, n, "disk"): line for n, line in enumerate(disk_lines)})
     return parsed, lines
 
 
