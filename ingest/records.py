@@ -64,6 +64,26 @@ class RunState(enum.StrEnum):
     unfinished = "unfinished"  # the run never reached its final report
 
 
+class LatencyKind(enum.StrEnum):
+    """Which span of an I/O's life a latency measures: the vocabulary of the `*latency_kind`
+    column every table with a latency carries, so a row never leaves it to the reader.
+
+    The split is fio's (HOWTO `slat`/`clat`/`lat`); the other tools report one span:
+
+    - total: from the moment the tool issued the I/O until it completed. fio `lat`
+      (= slat + clat); Vdbench's response time (`resp`); HCIBench's LATENCY/R_LATENCY/
+      W_LATENCY, which average fio's `lat_ns.mean` or Vdbench's `resp`; the vSAN performance
+      service's latencies (`latencyAvgRead`, ...): the whole time at the layer reported.
+    - completion: from submission until completion (fio `clat`), what fio forms without a
+      usable `lat` offer.
+    - submission: the time to submit the I/O (fio `slat`).
+    """
+
+    total = "total"
+    completion = "completion"
+    submission = "submission"
+
+
 @dataclass(slots=True)
 class Parsed:
     """What one parser call produced: rows per raw table, plus notes.

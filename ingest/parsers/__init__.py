@@ -12,4 +12,8 @@ module and its main table) and a real input with the rows it yields:
     data = open(path, "rb").read()
     parsed = fio.parse(data, source_for(path, data))
     parsed.tables["fio_job_directions"]   # rows; also parsed.notes, parsed.no_result_reason
+
+Every `detect` first refuses a document about outputs (`_common.is_document`: Markdown,
+reStructuredText or AsciiDoc by name, a Markdown code fence or table row in any file): a README
+or PROVENANCE.md quotes tool lines but is no tool's output, so the loader skips it.
 """

@@ -19,6 +19,23 @@ from typing import Any
 
 from ingest.records import ParseError, SourceFile
 
+# ------------------------------------------------------------------------------ documents
+
+# Documents about outputs: a README, notes, PROVENANCE.md. They quote any tool's lines (in code
+# blocks and tables) but are none of the formats, so every parser's `detect` refuses them first.
+_DOCUMENT_SUFFIXES = (".md", ".markdown", ".mdown", ".rst", ".adoc", ".asciidoc")
+# A Markdown code fence, or a table's delimiter row (`|---|:---:|`): no tool writes either.
+_MARKDOWN_MARKS = re.compile(
+    rb"^ {0,3}(?:```|~~~)|^ {0,3}\|? *:?-{3,}:? *\|(?: *:?-{3,}:? *\|?)*\s*$", re.MULTILINE
+)
+
+
+def is_document(head: bytes, name: str) -> bool:
+    """Whether a file is a document about outputs (Markdown, reStructuredText, AsciiDoc by
+    name; a Markdown code fence or table delimiter row in any file), not an output itself."""
+    return name.lower().endswith(_DOCUMENT_SUFFIXES) or bool(_MARKDOWN_MARKS.search(head))
+
+
 # --------------------------------------------------------------------------------- sizes
 
 _SIZE = re.compile(r"(?P<number>0x[0-9a-f]+|\d+(?:\.\d+)?)\s*(?P<suffix>[a-z]*)")

@@ -85,6 +85,9 @@ Table `vsan_perfsvc_samples` (one row per entity x metric x timestamp):
                            carry PowerCLI's own `Unit` text.
     collect_interval_s     `metricId.metricsCollectInterval` (300 by default), None if absent
     is_client_local_time   True for PowerCLI times without an explicit offset
+    latency_kind           `total` for a latency metric (`latencyAvgRead`, ...: the whole time
+                           at the reported layer, as the service reports it), else None
+                           (`ingest.records.LatencyKind`)
 """
 
 from __future__ import annotations
@@ -98,11 +101,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.parsers._common import decode_utf8, load_json, load_xml, xml_name
-from ingest.records import Parsed, ParseError, SourceFile
+from ingest.parsers._common import decode_utf8, is_document, load_json, load_xml, xml_name
+from ingest.records import LatencyKind, Parsed, ParseError, SourceFile
 
 FORMAT = "vsan_perfsvc"
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"  # 2: latency_kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +120,15 @@ class PerfSample:
     unit: str | None
     collect_interval_s: int | None
     is_client_local_time: bool
+    # `total` for a latency metric (its API unit is us), None for the others.
+    latency_kind: LatencyKind | None = None
 
 
 TABLES = {"vsan_perfsvc_samples": PerfSample}
 
 DUMP_HEADER = "--------------SOAP stats dump--------------"
+# The script writes the header as a line of its own; text that mentions it mid-line is not one.
+_DUMP_HEADER_LINE = re.compile(rb"^" + re.escape(DUMP_HEADER.encode()) + rb"\s*$", re.MULTILINE)
 SEGMENT_SEPARATOR = "--------------Stats Segment Separator--------------"
 
 # PowerCLI Get-VsanStat names -> API labels (William Lam's published mapping; the view prefix
@@ -186,6 +193,13 @@ _POWERCLI_TIME_FORMATS = (
 _POWERCLI_HEADER = re.compile(rb'^"?Entity"?,"?Name"?,"?Time"?', re.IGNORECASE)
 
 
+def latency_kind_of(label: str) -> LatencyKind | None:
+    """A latency metric's kind: the performance service reports the whole time an I/O spent
+    at the layer of the entity (DOM client: from the VM's I/O entering vSAN until it
+    completed), so `total`; None for a metric that is no latency."""
+    return LatencyKind.total if unit_of(label) == "us" else None
+
+
 def unit_of(label: str) -> str | None:
     """Raw unit of a performance-service label, or None when unknown."""
     if label in _EXACT_UNITS:
@@ -197,10 +211,12 @@ def unit_of(label: str) -> str | None:
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if text.startswith((b"[", b"{")):
         return b'"entityRefId"' in head and b'"sampleInfo"' in head
-    if DUMP_HEADER.encode() in head:
+    if _DUMP_HEADER_LINE.search(head):
         return True
     if text.startswith(b"<") and (
         b"VsanPerfEntityMetricCSV" in head or b"VsanPerfQueryPerfResponse" in head
@@ -297,6 +313,7 @@ def _series_rows(
             unit=unit,
             collect_interval_s=interval,
             is_client_local_time=False,
+            latency_kind=latency_kind_of(label),
         )
 
 
@@ -467,4 +484,5 @@ def _powercli_records(reader: csv.DictReader, source: SourceFile) -> Iterator[Pe
             unit=unit,
             collect_interval_s=None,
             is_client_local_time=is_local,
+            latency_kind=latency_kind_of(POWERCLI_LABELS.get(name, name)),
         )

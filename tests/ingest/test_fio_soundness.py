@@ -220,7 +220,8 @@ def test_report_cut_at_any_byte_is_never_a_whole_result(tmp_path):
     [
         (
             "fioplot__fio-3.33__stderr_prefix_job_error22__write-64-1.json",
-            "no fio result: 1 of 1 job(s) error; job '1m': fio reported error 22 for this job",
+            "no fio result: 1 of 1 job(s) error; job '1m': fio reported error 22 for this job: "
+            "func=total_file_size, error=Invalid argument (line 3, file:filesetup.c:1155)",
         ),
         (
             "fioplot__fio-3.34__sigint_prefix__randread-1-1.json",

@@ -49,6 +49,7 @@ DIGEST_HEX = 16  # first 64 bits of a column's sha256
 INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
     "fio": (
         (SAMPLES / "fio", "../shared/samples/fio"),
+        (FIXTURES / "fio" / "failed_jobs", "tests/fixtures/fio/failed_jobs"),
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
     ),
     "hcibench": (

@@ -138,6 +138,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ingest.parsers._common import is_document
 from ingest.parsers.esxtop.dedupe import drop_cells, duplicate_counters
 from ingest.parsers.esxtop.header import counter_table, header_cells
 from ingest.parsers.esxtop.layout import BOM, PDH, Layout, read_layout
@@ -180,6 +181,8 @@ TABLES: dict[str, type | pa.Schema] = {
 
 def detect(head: bytes, name: str) -> bool:
     """A PDH CSV: the first cell starts with `(PDH-CSV`, quoted or not."""
+    if is_document(head, name):
+        return False
     text = head.removeprefix(BOM).lstrip(b'"')
     return text.startswith(PDH)
 

@@ -94,16 +94,28 @@ Forms read (see docs/FORMATS.md section 1):
   `bs=` in every printed form (2.x `4K-4K/4K-4K/4K-4K`, 3.x `(R) 4096B-4096B,
   (W) ...`), the block size of the directions the job's `rw` issues. A job
   block without its group's `Run status group G` line after it was cut: the
-  job is `unfinished`, never a result;
+  job is `unfinished`, never a result. Client/server reports (`<host> `
+  prefixes, the `All clients` block after the disk stats) too;
 - terse lines next to the report (`--output-format=normal,terse`, a console
   transcript): numbers from the terse record, job options from the report's
   definition lines. Terse alone: block size derived from bytes per I/O when
   exactly one power of two fits (`is_block_size_derived`).
 
+A failed job (FORMATS.md 1.9) is stored in every form with state `error`,
+fio's error code and fio's own words with their line (`state_reason`: `fio
+reported error 13 for this job: func=open(/x), error=Permission denied (line 4,
+file:filesetup.c:805)`), from the block header's parentheses or fio's `fio:
+pid=..., err=13/...` line; the normal report prints no block for a job that
+failed before any I/O, so its definition line and that error line make its
+row. The file loads without a result unless another job is one. Terse prints
+zero percentiles for a direction without I/O: they are left out, as JSON does.
+
 Impossible values are never a result (`soundness`): a latency longer than the
 job ran (fio 2.1 overflow), negative, NaN/Infinity or past 2^63 is NULL with
 `unsound_reason` on the direction row; an unsound IOPS/bandwidth/count rejects
-the file with the job and direction. A file that loads without a result (every
+the file at the line of the job's values (terse, normal report) or with the
+job and direction (JSON). Any other rejection of the text forms names the line
+that holds the problem. A file that loads without a result (every
 job unfinished or in error, no direction rows) says why in
 `Parsed.no_result_reason`. With `unified_rw_reporting=both` the `mixed` rows
 (read + write again) are dropped so no I/O is counted twice.
@@ -129,13 +141,23 @@ file, normally one) and `job_index` (entry of fio's `jobs[]`/`client_stats[]`):
                     runtime_ms, {slat,clat,lat}_{min,max,mean,stddev}_ns and
                     _samples, bw_{min,max,mean,stddev}_kib_per_s, bw_agg_pct,
                     bw_samples, iops_{min,max,mean,stddev}, iops_samples,
-                    unsound_reason
-- `fio_latency_percentiles`  job x direction x kind (slat/clat/lat) x percentile:
-                    latency_ns
-- `fio_latency_bins`  job x direction x kind x bucket (json+): bin_ns, io_count
+                    unsound_reason, avg_latency_mean_ns and avg_latency_kind
+                    (the mean latency the row offers and its span, a
+                    `LatencyKind`: `total` = fio's lat mean when it is there and
+                    sound, else `completion` = its clat mean, e.g. an overflowed
+                    fio 2.1 lat; None for a direction that did no I/O)
+- `fio_latency_percentiles`  job x direction x kind x percentile: latency_ns;
+                    latency_kind in fio's words: `lat` (total), `clat`
+                    (completion), `slat` (submission)
+- `fio_latency_bins`  job x direction x kind (as above) x bucket (json+): bin_ns,
+                    io_count
 - `fio_intervals`   job x status dump x direction, differenced from the
                     cumulative dumps: elapsed_end_ms, interval_ms, ios,
-                    io_bytes, iops, bw_bytes_per_s, lat_mean_ns
+                    io_bytes, iops, bw_bytes_per_s, lat_mean_ns, avg_latency_kind
+                    (`total` when lat_mean_ns is fio's lat, `completion` when
+                    the dumps had only clat)
+- `fio_jobs.percentile_kind` names the main percentile list's kind the same way
+                    (`lat` or `clat`)
 
 Modules: `json_output` (JSON streams) with `json_documents`, `json_directions` and
 `intervals`; `terse`; `normal`; `workload` (what the job options asked for); `records` (row
@@ -147,18 +169,19 @@ from __future__ import annotations
 
 import re
 
-from ingest.parsers._common import bad_value_line, parse_size_bytes
+from ingest.parsers._common import bad_value_line, is_document, parse_size_bytes
 from ingest.parsers.fio.json_output import parse_json_stream
-from ingest.parsers.fio.normal import parse_normal
-from ingest.parsers.fio.records import TABLES
+from ingest.parsers.fio.normal import is_normal_report, parse_normal
+from ingest.parsers.fio.records import TABLES, RowLines
 from ingest.parsers.fio.soundness import (
     check_soundness,
     drop_repeated_mixed,
     reject_unsound_values,
     result_gap,
+    with_average_latency,
 )
 from ingest.parsers.fio.terse import TERSE_LINE, TERSE_V2, parse_terse
-from ingest.parsers.fio.text import first_text_line, no_result_reason
+from ingest.parsers.fio.text import no_result_location, no_result_reason
 from ingest.parsers.fio.workload import workload_of
 from ingest.records import Parsed, ParseError, SourceFile
 
@@ -173,15 +196,18 @@ __all__ = [
 ]
 
 FORMAT = "fio"
-PARSER_VERSION = "3"  # 3: the final report is the last eta == 0 document
+# 3: the final report is the last eta == 0 document; 4: failed jobs of the normal report stored
+# (state error, fio's words), no terse percentiles for a direction without I/O; 5: the average
+# latency and its kind
+PARSER_VERSION = "5"
 
 _JSON_MARK = re.compile(rb'"(fio version|client_stats)"\s*:')
+# Lines only fio's report has; in client mode after the server's `<host> ` prefix.
 _NORMAL_MARKS = re.compile(
-    rb"^(fio-\d+\.\d+\S*\s*$|Starting \d+ (process|thread)|.*\(groupid=\d+, jobs=\d+\): err=|"
-    rb"fio: )",
+    rb"^(?:<[^>\n]+> )?(fio-\d+\.\d+\S*\s*$|Starting \d+ (process|thread)|"
+    rb".*\(groupid=\d+, jobs=\d+\): err=|fio: )",
     re.MULTILINE,
 )
-_NORMAL_RESULT = re.compile(r"\(groupid=\d+, jobs=\d+\): err=")
 
 
 def _terse_v2_record(text: str) -> bool:
@@ -193,6 +219,8 @@ def _terse_v2_record(text: str) -> bool:
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     if _JSON_MARK.search(head):
         return True
     text = head.decode("utf-8", errors="replace")
@@ -205,26 +233,29 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
     if not text.strip():
         raise ParseError(source.path, "byte 0", "empty file: fio wrote no output")
-    parsed = _parse_form(data, text, source)
+    parsed, lines = _parse_form(data, text, source)
     drop_repeated_mixed(parsed)
-    check_soundness(parsed, source)
-    reject_unsound_values(parsed, source)
+    check_soundness(parsed, source, lines)
+    with_average_latency(parsed)
+    reject_unsound_values(parsed, source, lines)
     parsed.no_result_reason = result_gap(parsed)
     return parsed
 
 
-def _parse_form(data: bytes, text: str, source: SourceFile) -> Parsed:
-    """The file read as the form it holds: JSON first (exact), then terse, then the report."""
+def _parse_form(data: bytes, text: str, source: SourceFile) -> tuple[Parsed, RowLines]:
+    """The file read as the form it holds: JSON first (exact), then terse, then the report;
+    with the line of each direction's values in the text forms."""
     try:
         if _JSON_MARK.search(data):
-            return parse_json_stream(text, source)
+            return parse_json_stream(text, source), {}
         if TERSE_LINE.search(text) or TERSE_V2.search(text):
             return parse_terse(text, source)
-        if _NORMAL_RESULT.search(text):
+        if is_normal_report(text):
             return parse_normal(text, source)
     except (TypeError, ValueError, AttributeError, OverflowError) as exc:
         # A value of the wrong shape where fio writes a number ("5.095.00", a string in a
-        # JSON percentile map): a corrupt file, not a parser bug.
+        # JSON percentile map): a corrupt file, not a parser bug. The text readers say the
+        # line themselves; here the first line quoting the value is the best there is.
         location = bad_value_line(text, exc)
         raise ParseError(source.path, location, f"value of the wrong type: {exc}") from None
-    raise ParseError(source.path, first_text_line(text), no_result_reason(text))
+    raise ParseError(source.path, no_result_location(text), no_result_reason(text))

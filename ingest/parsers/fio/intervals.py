@@ -10,10 +10,12 @@ from typing import Any
 from ingest.parsers.fio.json_directions import DIRECTIONS
 from ingest.parsers.fio.json_documents import Document
 from ingest.parsers.fio.records import FioInterval
+from ingest.records import LatencyKind
 
-# What one direction of one job had done by a dump: (ms, ios, bytes, latency sum ns, samples).
-_Progress = tuple[int, int, int, float, int]
-_NOTHING_YET: _Progress = (0, 0, 0, 0.0, 0)
+# What one direction of one job had done by a dump: (ms, ios, bytes, latency sum ns, samples,
+# whether the latency is fio's total `lat`, else its completion `clat`).
+_Progress = tuple[int, int, int, float, int, bool]
+_NOTHING_YET: _Progress = (0, 0, 0, 0.0, 0, True)
 
 
 def _direction_runtimes(entry: dict[str, Any]) -> list[int]:
@@ -54,21 +56,23 @@ def _io_clock_ms(entry: dict[str, Any]) -> int:
 
 def _cumulative(
     entry: dict[str, Any], name: str, kib_io_bytes: bool
-) -> tuple[int, int, float, int]:
-    """(ios, bytes, latency sum in ns, latency sample count) so far.
+) -> tuple[int, int, float, int, bool]:
+    """(ios, bytes, latency sum in ns, latency sample count, is total latency) so far: fio's
+    total latency `lat`, else its completion latency `clat`.
 
     Lean on purpose: called for every direction of every job of every status
     dump (hundreds of thousands of times for a folder of HCIBench VMs)."""
     d = entry.get(name) or {}
     ns = "lat_ns" in d or "clat_ns" in d
-    lat = d.get("lat_ns" if ns else "lat") or d.get("clat_ns" if ns else "clat") or {}
+    total = d.get("lat_ns" if ns else "lat")
+    lat = total or d.get("clat_ns" if ns else "clat") or {}
     ios = d.get("total_ios")
     if ios is None:
         ios = round(float(d.get("iops") or 0) * (d.get("runtime") or 0) / 1000)
     nbytes = (d.get("io_bytes") or 0) * (1024 if kib_io_bytes and "io_kbytes" not in d else 1)
     count = lat.get("N") or ios
     mean_ns = float(lat.get("mean") or 0.0) * (1.0 if ns else 1000.0)
-    return int(ios), int(nbytes), mean_ns * count, int(count)
+    return int(ios), int(nbytes), mean_ns * count, int(count), bool(total)
 
 
 def _interval(
@@ -76,6 +80,7 @@ def _interval(
 ) -> FioInterval:
     span = now[0] - before[0]
     ios, nbytes, samples = now[1] - before[1], now[2] - before[2], now[4] - before[4]
+    kind = LatencyKind.total if now[5] else LatencyKind.completion
     return FioInterval(
         run_index=0,
         job_index=job_index,
@@ -88,6 +93,7 @@ def _interval(
         iops=ios * 1000 / span if span > 0 else None,
         bw_bytes_per_s=nbytes * 1000 / span if span > 0 else None,
         lat_mean_ns=(now[3] - before[3]) / samples if samples > 0 else None,
+        avg_latency_kind=kind if samples > 0 else None,
     )
 
 

@@ -19,9 +19,12 @@ from ingest.parsers.fio.json_directions import (
 from ingest.parsers.fio.json_documents import Document, options_blocks, split_documents
 from ingest.parsers.fio.records import FioJob, FioJobDirection, FioRun, cpu_columns
 from ingest.parsers.fio.text import (
+    FioError,
     epoch,
-    first_text_line,
+    error_for,
+    error_lines,
     job_state,
+    no_result_location,
     no_result_reason,
     version_tuple,
 )
@@ -106,7 +109,7 @@ def _is_short_run_final(stream: _Stream) -> bool:
 def parse_json_stream(text: str, source: SourceFile) -> Parsed:
     documents, truncated = split_documents(text, source)
     if not documents:
-        raise ParseError(source.path, first_text_line(text), no_result_reason(text))
+        raise ParseError(source.path, no_result_location(text), no_result_reason(text))
     stream = _stream(text, documents)
     parsed = Parsed()
     if truncated:
@@ -193,6 +196,7 @@ def _add_jobs(stream: _Stream, parsed: Parsed) -> None:
     )
     lat_pct_on = str((stream.global_options or {}).get("lat_percentiles", "0")) == "1"
     vtuple = version_tuple(stream.version)
+    errors, used = _text_errors(stream), set()
     jobs: list[FioJob] = []
     directions: list[FioJobDirection] = []
     for index, entry in enumerate(entries):
@@ -201,9 +205,20 @@ def _add_jobs(stream: _Stream, parsed: Parsed) -> None:
         rows, kind = directions_of(index, entry, vtuple, job_lat_pct, parsed)
         directions.extend(rows)
         key = keys[(0, int(entry.get("groupid", 0)))]
-        jobs.append(_job_row(stream, index, entry, workloads[index], raw, key, kind))
+        error = int(entry.get("error", 0) or 0)
+        cause = error_for(error, errors, used) if error else None
+        jobs.append(_job_row(stream, index, entry, workloads[index], raw, key, kind, cause))
     parsed.add("fio_jobs", jobs)
     parsed.add("fio_job_directions", directions)
+
+
+def _text_errors(stream: _Stream) -> list[FioError]:
+    """fio's error lines in the text around the JSON documents (stderr kept with stdout)."""
+    inside = [
+        (stream.text.count("\n", 0, d.start) + 1, stream.text.count("\n", 0, d.end) + 1)
+        for d in stream.documents
+    ]
+    return [e for e in error_lines(stream.text) if not any(a <= e.line <= b for a, b in inside)]
 
 
 def _started_at(entry: dict[str, Any], ended_at: dt.datetime | None) -> dt.datetime | None:
@@ -224,10 +239,11 @@ def _job_row(
     raw_options: dict[str, Any],
     workload_key: str,
     percentile_kind: str | None,
+    cause: FioError | None,
 ) -> FioJob:
     jobname = entry.get("jobname", "")
     error = int(entry.get("error", 0) or 0)
-    state, reason = job_state(error, stream.finished, stream.leading)
+    state, reason = job_state(error, stream.finished, stream.leading, cause)
     return FioJob(
         run_index=0,
         job_index=index,

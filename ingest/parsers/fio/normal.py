@@ -1,6 +1,12 @@
 """fio's normal (human-readable) report, read as a last resort: the unit changes per line
 (nsec/usec/msec, KiB/MiB/GiB, `k`/`M` suffixes); with `--status-interval` each job block
-repeats and the last one is the result. Several fio runs may follow each other in one file."""
+repeats and the last one is the result. Several fio runs may follow each other in one file.
+
+A job that failed before any I/O has no block at all: fio prints only its definition line and
+its error line (`fio: pid=..., err=13/file:filesetup.c:805, func=open(...), error=...`). Such
+a job is stored in state `error` with fio's words, like the JSON form stores it. In client mode
+the server's lines carry a `<host> ` prefix, and the `All clients` aggregate block follows the
+disk stats."""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ingest.parsers._common import parse_size_bytes
+from ingest.parsers._common import line_error, parse_size_bytes
 from ingest.parsers.fio.records import (
     NO_BANDWIDTH,
     NO_HOST_OR_TIMES,
@@ -18,17 +24,35 @@ from ingest.parsers.fio.records import (
     FioJobDirection,
     FioLatencyPercentile,
     FioRun,
+    RowLines,
     cpu_columns,
     spread_columns,
 )
-from ingest.parsers.fio.text import first_text_line, job_state, no_result_reason
+from ingest.parsers.fio.text import (
+    FioError,
+    error_for,
+    error_in,
+    job_state,
+    no_result_location,
+    no_result_reason,
+)
 from ingest.parsers.fio.workload import Workload, group_keys, int_option, workload_of
 from ingest.records import Parsed, ParseError, RunState, SourceFile
 
+# `name: (groupid=0, jobs=1): err= 0: pid=4242: <time>`; a failed job's header says why in
+# parentheses: `err=13 (file:filesetup.c:805, func=open(/x), error=Permission denied): pid=`.
 _JOB_HEADER = re.compile(
     r"^(?P<name>\S.*?): \(groupid=(?P<g>\d+), jobs=(?P<jobs>\d+)\): err=\s*(?P<err>-?\d+)"
+    r"(?: \((?P<why>.*)\))?(?:: pid=(?P<pid>\d+))?"
 )
 _JOB_DEFINITION = re.compile(r"^(?P<name>\S.*?): \(g=(?P<g>\d+)\): (?P<opts>rw=.*)$")
+# Client mode: what a server printed comes prefixed with its name (`<vm> Starting 1 process`).
+_HOST_PREFIX = re.compile(r"^<[^>\n]+> ")
+_CLIENT_BANNER = re.compile(r"^hostname=.*, fio=fio-", re.MULTILINE)
+_ALL_CLIENTS = "All clients"
+# A report is there when a job block is, or when a defined job only has fio's error line.
+_HEADER_ANYWHERE = re.compile(r"\(groupid=\d+, jobs=\d+\): err=")
+_DEFINITION_ANYWHERE = re.compile(r"^(?:<[^>\n]+> )?\S.*?: \(g=\d+\): rw=", re.MULTILINE)
 _VERSION_LINE = re.compile(r"^fio-(\d+\.\d+\S*)\s*$")
 _DIR_LINE = re.compile(
     r"^\s+(?P<dir>(?i:read|write|trim|mixed))\s*:\s*IOPS=(?P<iops>[\d.]+[kKMG]?), "
@@ -172,6 +196,15 @@ def workload_options(definition: dict[str, str]) -> dict[str, str]:
     return definition | {"bs": str(size) if size is not None else "several"}
 
 
+def is_normal_report(text: str) -> bool:
+    """The text holds a normal report: a job block, or a defined job with fio's error line."""
+    if _HEADER_ANYWHERE.search(text):
+        return True
+    return bool(_DEFINITION_ANYWHERE.search(text)) and any(
+        error_in(line, 0) for line in text.split("\n")
+    )
+
+
 @dataclass(slots=True)
 class _NormalJob:
     run_index: int
@@ -179,7 +212,11 @@ class _NormalJob:
     groupid: int
     error: int
     definition: dict[str, str]
+    line: int  # of the block's header, or of the definition of a job without a block
+    pid: int | None = None
+    cause: FioError | None = None  # what fio said about the job's error, and where
     dirs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    dir_lines: dict[str, int] = field(default_factory=dict)  # direction -> its `read:` line
     cpu: tuple | None = None
     issued: tuple | None = None
     # fio printed its group's `Run status group` line after this block: the block is whole.
@@ -191,11 +228,18 @@ class _Reader:
     """What has been read of a report so far, line by line."""
 
     run_index: int = -1
+    line_no: int = 0
     definitions: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)
+    # (run, job name) -> (line, group) of its definition line
+    defined_at: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
     versions: dict[int, str] = field(default_factory=dict)
     jobs: dict[tuple[int, str, int], _NormalJob] = field(default_factory=dict)
+    errors: list[tuple[int, FioError]] = field(default_factory=list)  # (run, error line)
+    groups_done: set[tuple[int, int]] = field(default_factory=set)  # (run, group) reported
+    is_client: bool = False
     repeats: int = 0  # job blocks --status-interval printed again
     disks: list[FioDiskUtil] = field(default_factory=list)
+    disk_lines: list[int] = field(default_factory=list)  # the line of each disk row
     current: _NormalJob | None = None
     direction: dict[str, Any] | None = None
     pct_kind: tuple[str, float] | None = None
@@ -209,34 +253,45 @@ class _Reader:
                 self.run_index += 1
                 self.saw_definition_since_version = True
             self.definitions[(self.run_index, m["name"])] = _definition_options(m["opts"])
+            self.defined_at[(self.run_index, m["name"])] = (self.line_no, int(m["g"]))
         elif m := _VERSION_LINE.match(line):
             self.run_index = max(self.run_index, 0)
             self.versions[self.run_index] = "fio-" + m[1]
             self.saw_definition_since_version = False
         elif m := _RUN_STATUS.match(line):
+            self.groups_done.add((self.run_index, int(m["g"])))
             for job in self.jobs.values():
                 if job.run_index == self.run_index and job.groupid == int(m["g"]):
                     job.complete = True
         elif m := _JOB_HEADER.match(line):
-            self.run_index = max(self.run_index, 0)
-            key = (self.run_index, m["name"], int(m["g"]))
-            if key in self.jobs:
-                self.repeats += 1  # --status-interval repeats the block: keep the newest
-            definition = self.definitions.get((self.run_index, m["name"]), {})
-            self.current = _NormalJob(
-                self.run_index, m["name"], int(m["g"]), int(m["err"]), definition
-            )
-            self.jobs[key] = self.current
-            self.direction, self.pct_kind = None, None
+            self.read_job_header(m)
+        elif error := error_in(line, self.line_no):
+            self.errors.append((max(self.run_index, 0), error))
         else:
             return False
         return True
+
+    def read_job_header(self, m: re.Match[str]) -> None:
+        self.run_index = max(self.run_index, 0)
+        key = (self.run_index, m["name"], int(m["g"]))
+        if key in self.jobs:
+            self.repeats += 1  # --status-interval repeats the block: keep the newest
+        definition = self.definitions.get((self.run_index, m["name"]), {})
+        pid = int(m["pid"]) if m["pid"] else None
+        cause = FioError(self.line_no, int(m["err"]), pid, m["why"]) if m["why"] else None
+        self.current = _NormalJob(
+            self.run_index, m["name"], int(m["g"]), int(m["err"]), definition, self.line_no, pid
+        )
+        self.current.cause = cause
+        self.jobs[key] = self.current
+        self.direction, self.pct_kind = None, None
 
     def read_direction_line(self, line: str) -> bool:
         """The lines of one direction's block: totals, latencies, percentiles, bw, iops."""
         direction = self.direction
         if m := _DIR_LINE.match(line):
             self.direction = self.current.dirs.setdefault(m["dir"].lower(), {})
+            self.current.dir_lines[m["dir"].lower()] = self.line_no
             self.direction.update(
                 iops=_suffixed(m["iops"]),
                 bw_bytes=float(m["bw"]) * _BYTES[m["bwu"]],
@@ -246,6 +301,7 @@ class _Reader:
             self.pct_kind = None
         elif m := _OLD_DIR_LINE.match(line):
             self.direction = self.current.dirs.setdefault(m["dir"].lower(), {})
+            self.current.dir_lines[m["dir"].lower()] = self.line_no
             self.direction.update(
                 iops=_suffixed(m["iops"]),
                 bw_bytes=float(m["bw"]) * _OLD_BYTES[m["bwu"]],
@@ -298,27 +354,78 @@ class _Reader:
                 [int(v) for v in re.sub(r"[rwd]=", "", m[g] or "").split("/") if v]
                 for g in ("total", "short", "drop")
             )
-        elif m := _DISK_LINE.match(line):
+        else:
+            self.read_disk_line(line)
+
+    def read_disk_line(self, line: str) -> None:
+        """One disk's `Disk stats` line."""
+        if m := _DISK_LINE.match(line):
             counts = (int(m[k]) for k in ("rios", "wios", "rm", "wm", "rt", "wt", "q"))
             self.disks.append(
                 FioDiskUtil(max(self.run_index, 0), None, m["name"], *counts, float(m["util"]))
             )
+            self.disk_lines.append(self.line_no)
 
 
-def parse_normal(text: str, source: SourceFile) -> Parsed:
+def parse_normal(text: str, source: SourceFile) -> tuple[Parsed, RowLines]:
+    """The rows of a normal report, and the line of each direction's `read:`/`write:` line."""
     reader = _Reader()
-    for line in text.split("\n"):
-        if reader.read_run_line(line) or reader.current is None:
-            continue
-        if not reader.read_direction_line(line):
-            reader.read_job_totals_line(line)
-    if not reader.jobs:
-        raise ParseError(source.path, first_text_line(text), no_result_reason(text))
-    return _rows(reader, text)
+    for number, raw_line in enumerate(text.split("\n"), 1):
+        reader.line_no = number
+        line = _HOST_PREFIX.sub("", raw_line)
+        reader.is_client = reader.is_client or line != raw_line
+        try:
+            if reader.read_run_line(line):
+                continue
+            if reader.current is None:
+                reader.read_disk_line(line)  # a run whose jobs all failed still has these
+            elif not reader.read_direction_line(line):
+                reader.read_job_totals_line(line)
+        except (TypeError, ValueError, OverflowError) as exc:
+            # a number of the wrong shape (`avg=1.2.3`): this line, whatever else quotes it
+            raise line_error(source, number, f"value of the wrong type: {exc}") from None
+    reader.is_client = reader.is_client or bool(_CLIENT_BANNER.search(text))
+    failed = _failed_without_block(reader)
+    if not reader.jobs and not failed:
+        raise ParseError(source.path, no_result_location(text), no_result_reason(text))
+    return _rows(reader, failed, text, source)
 
 
-def _rows(reader: _Reader, text: str) -> Parsed:
-    jobs = list(reader.jobs.values())
+def _failed_without_block(reader: _Reader) -> list[_NormalJob]:
+    """Defined jobs fio printed no block for, in a run with error lines of no printed job:
+    jobs that failed before any I/O (a file they could not open). fio names them by pid
+    only, so one such job gets the error; several share the errors, and the reason says so."""
+    failed = []
+    for run in range(reader.run_index + 1):
+        printed = {job.name for job in reader.jobs.values() if job.run_index == run}
+        pids = {job.pid for job in reader.jobs.values() if job.run_index == run}
+        errors = [e for r, e in reader.errors if r == run and e.pid not in pids]
+        missing = [
+            (name, line, group)
+            for (r, name), (line, group) in reader.defined_at.items()
+            if r == run and name not in printed
+        ]
+        for name, line, group in missing if errors else ():
+            job = _NormalJob(
+                run, name, group, errors[0].code, reader.definitions[(run, name)], line
+            )
+            job.cause = errors[0] if len(missing) == 1 else _shared_cause(errors, len(missing))
+            failed.append(job)
+    return failed
+
+
+def _shared_cause(errors: list[FioError], jobs: int) -> FioError:
+    """The error lines of several jobs that printed no block, as one cause."""
+    said = "; ".join(f"{e.text} (line {e.line})" for e in errors[:3])
+    return FioError(
+        errors[0].line, errors[0].code, None, f"one of {jobs} jobs without a block: {said}"
+    )
+
+
+def _rows(
+    reader: _Reader, failed: list[_NormalJob], text: str, source: SourceFile
+) -> tuple[Parsed, RowLines]:
+    jobs = [*reader.jobs.values(), *failed]
     workloads = [workload_of(workload_options(j.definition)) for j in jobs]
     keys = group_keys((j.run_index, j.groupid, w) for j, w in zip(jobs, workloads, strict=True))
     parsed = Parsed()
@@ -327,20 +434,32 @@ def _rows(reader: _Reader, text: str) -> Parsed:
         "fio_runs",
         [
             FioRun(
-                i, reader.versions.get(i), "normal", None, False, 1, True, None, None, None, None
+                i,
+                reader.versions.get(i),
+                "normal",
+                None,
+                reader.is_client,
+                1,
+                True,
+                None,
+                None,
+                None,
+                None,
             )
             for i in range(run_count)
         ],
     )
+    used: set[int] = set()
     parsed.add(
         "fio_jobs",
         [
-            _job_row(i, job, workloads[i], keys[(job.run_index, job.groupid)], text)
+            _job_row(i, job, workloads[i], keys[(job.run_index, job.groupid)], text, reader, used)
             for i, job in enumerate(jobs)
         ],
     )
     parsed.add(
-        "fio_job_directions", [row for i, job in enumerate(jobs) for row in _direction_rows(i, job)]
+        "fio_job_directions",
+        [row for i, job in enumerate(jobs) for row in _direction_rows(i, job, source)],
     )
     parsed.add(
         "fio_latency_percentiles",
@@ -358,14 +477,25 @@ def _rows(reader: _Reader, text: str) -> Parsed:
             f"{reader.repeats} repeated job report(s) from --status-interval: "
             "the last report of each job is kept"
         )
-    return parsed
+    for job in failed:
+        parsed.notes.append(
+            f"job {job.name!r} (line {job.line}) printed no report: fio's error line says it "
+            "failed before any I/O; stored with state error"
+        )
+    lines = {
+        (job.run_index, i, name): number
+        for i, job in enumerate(jobs)
+        for name, number in [*job.dir_lines.items(), ("", job.line)]
+    }
+    lines.update({(-1, n, "disk"): line for n, line in enumerate(reader.disk_lines)})
+    return parsed, lines
 
 
 # Where each direction's count sits in `issued rwts: total=r,w,t`.
 _ISSUED_SLOT = {"read": 0, "write": 1, "trim": 2, "mixed": 0}
 
 
-def _direction_rows(job_index: int, job: _NormalJob) -> list[FioJobDirection]:
+def _direction_rows(job_index: int, job: _NormalJob, source: SourceFile) -> list[FioJobDirection]:
     issued = job.issued or ([], [], [])
     rows = []
     for name, d in job.dirs.items():
@@ -373,7 +503,12 @@ def _direction_rows(job_index: int, job: _NormalJob) -> list[FioJobDirection]:
         total, short, dropped = (counts[slot] if slot < len(counts) else None for counts in issued)
         derived = total is None
         if derived:
-            total = round(d["iops"] * d["runtime"] / 1000)
+            try:
+                total = round(d["iops"] * d["runtime"] / 1000)
+            except (OverflowError, ValueError):  # IOPS printed past what a double holds
+                raise line_error(
+                    source, job.dir_lines[name], f"{name} IOPS {d['iops']} is no number"
+                ) from None
         slat, clat, lat = ((*d.get(kind, (None,) * 4), None) for kind in ("slat", "clat", "lat"))
         rows.append(
             FioJobDirection(
@@ -397,11 +532,22 @@ def _direction_rows(job_index: int, job: _NormalJob) -> list[FioJobDirection]:
 
 
 def _job_row(
-    index: int, job: _NormalJob, workload: Workload, workload_key: str, text: str
+    index: int,
+    job: _NormalJob,
+    workload: Workload,
+    workload_key: str,
+    text: str,
+    reader: _Reader,
+    used: set[int],
 ) -> FioJob:
     kinds = {kind for d in job.dirs.values() for kind, _, _ in d.get("pcts", [])}
-    state, reason = job_state(job.error, surrounding_text=text)
-    if state == RunState.ok and not job.complete:
+    aggregate = reader.is_client and job.name == _ALL_CLIENTS
+    state, reason = job_state(
+        job.error, surrounding_text=text, cause=_cause(job, reader, used) if job.error else None
+    )
+    # fio prints the `All clients` block after the disk stats: its group line came before it.
+    whole = job.complete or (aggregate and (job.run_index, job.groupid) in reader.groups_done)
+    if state == RunState.ok and not whole:
         # Any byte of a cut block still parses; only fio's group line says the block is whole.
         state, reason = (
             RunState.unfinished,
@@ -417,7 +563,7 @@ def _job_row(
         job_index=index,
         jobname=job.name,
         groupid=job.groupid,
-        is_all_clients_aggregate=False,
+        is_all_clients_aggregate=aggregate,
         state=state,
         state_reason=reason,
         error_code=job.error,
@@ -429,3 +575,16 @@ def _job_row(
         workload_key=workload_key,
         percentile_kind="lat" if "lat" in kinds else ("clat" if kinds else None),
     )
+
+
+def _cause(job: _NormalJob, reader: _Reader, used: set[int]) -> FioError | None:
+    """What fio said about a job's error: its header's parentheses, else the error line with
+    its pid, else one with its code."""
+    if job.cause is not None:
+        return job.cause
+    run_errors = [e for r, e in reader.errors if r == job.run_index]
+    own = [e for e in run_errors if job.pid is not None and e.pid == job.pid]
+    if own:
+        used.add(own[0].line)
+        return own[0]
+    return error_for(job.error, run_errors, used)

@@ -7,7 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.records import RunState
+from ingest.records import LatencyKind, RunState
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +104,10 @@ class FioJobDirection:
     # Why measures of this row were set to NULL (an overflowed latency, a latency longer than
     # the job ran, NaN/Infinity, a negative value); None when every measure is sound.
     unsound_reason: str | None = None
+    # The mean latency the row offers as its average, and which span it measures: fio's total
+    # `lat` when sound, else its completion `clat`; None for a direction that did no I/O.
+    avg_latency_mean_ns: float | None = None
+    avg_latency_kind: LatencyKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,8 @@ class FioInterval:
     iops: float | None
     bw_bytes_per_s: float | None
     lat_mean_ns: float | None
+    # `total` when lat_mean_ns is fio's `lat`, `completion` when only `clat` was there.
+    avg_latency_kind: LatencyKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +172,12 @@ TABLES = {
     "fio_disk_util": FioDiskUtil,
 }
 
+
+# The line of the file that holds a row's values, for the text forms (terse, the report), so
+# an error about a value points at its line: (run_index, job_index, direction) for a
+# direction's values, (run_index, job_index, "") for the job's own line (its record or block
+# header), (-1, n, "disk") for the n-th fio_disk_util row.
+RowLines = dict[tuple[int, int, str], int]
 
 # (min, max, mean, stddev, samples) of one latency kind, in ns; any may be None.
 LatencyStats = tuple[float | None, float | None, float | None, float | None, int | None]

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ingest.parsers.fio.records import FioJob, FioJobDirection, FioLatencyPercentile
-from ingest.records import Parsed, ParseError, RunState, SourceFile
+from ingest.parsers.fio.records import FioJob, FioJobDirection, FioLatencyPercentile, RowLines
+from ingest.records import LatencyKind, Parsed, ParseError, RunState, SourceFile
 
 INT64_MAX = 2**63 - 1
 # A single I/O cannot take longer than the job ran; the slack covers runtime printed in whole
@@ -66,15 +66,19 @@ def _where(row: Any, jobs: dict[tuple[int, int], str]) -> str:
     return f"run {row.run_index}, job {row.job_index} ({name!r}), {row.direction}"
 
 
-def _checked_direction(row: FioJobDirection, where: str, path: str) -> FioJobDirection:
+def _checked_direction(
+    row: FioJobDirection, where: str, path: str, line: int | None
+) -> FioJobDirection:
     """The row with unsound spreads NULL and the reason; a ParseError when its throughput
-    (the result itself) is unsound."""
+    (the result itself) is unsound, at the row's line when the form has lines (terse, the
+    report), else at the job and direction (JSON)."""
     for column in _THROUGHPUT:
         value = getattr(row, column)
         if why := unsound(value):
-            raise ParseError(
-                path, where, f"{column} = {value} is {why}: no sound result in this job"
-            )
+            said = f"{column} = {value} is {why}: no sound result in this job"
+            if line is None:
+                raise ParseError(path, where, said)
+            raise ParseError(path, f"line {line}", f"{where}: {said}")
     limit = _limit_ns(row.runtime_ms)
     changes: dict[str, Any] = {}
     reasons: list[str] = []
@@ -108,14 +112,15 @@ def _sound_percentiles(
     return kept, dropped
 
 
-def check_soundness(parsed: Parsed, source: SourceFile) -> None:
+def check_soundness(parsed: Parsed, source: SourceFile, lines: RowLines | None = None) -> None:
     """Set unsound measures to NULL with a reason, in place; reject a file whose throughput
-    is unsound. Notes say what was set aside."""
+    is unsound (at the line `lines` gives for the row). Notes say what was set aside."""
     names = {(j.run_index, j.job_index): j.jobname for j in parsed.tables.get("fio_jobs", [])}
     rows = []
     for row in parsed.tables.get("fio_job_directions", []):
         where = _where(row, names)
-        checked = _checked_direction(row, where, source.path)
+        line = (lines or {}).get((row.run_index, row.job_index, row.direction))
+        checked = _checked_direction(row, where, source.path, line)
         if checked.unsound_reason:
             parsed.notes.append(f"{where}: {checked.unsound_reason}")
         rows.append(checked)
@@ -152,9 +157,12 @@ def result_gap(parsed: Parsed) -> str | None:
     )
 
 
-def reject_unsound_values(parsed: Parsed, source: SourceFile) -> None:
+def reject_unsound_values(
+    parsed: Parsed, source: SourceFile, lines: RowLines | None = None
+) -> None:
     """A ParseError for NaN, Infinity or a number past 2^63 in any table the checks above do
-    not repair (job cpu, intervals, bins, disk util): such a value is a corrupt file."""
+    not repair (job cpu, intervals, bins, disk util): such a value is a corrupt file. The
+    error names the row's line when the form has lines (terse, the report)."""
     for table, rows in parsed.tables.items():
         if table in ("fio_job_directions", "fio_latency_percentiles") or not isinstance(rows, list):
             continue
@@ -162,9 +170,22 @@ def reject_unsound_values(parsed: Parsed, source: SourceFile) -> None:
             for column in row.__slots__:
                 value = getattr(row, column)
                 if isinstance(value, int | float) and (why := unsound(value)) and why != "negative":
+                    where = f"{table} row {index + 1}"
+                    line = _row_line(table, index, row, lines or {})
+                    if line is None:
+                        raise ParseError(source.path, where, f"{column} = {value} is {why}")
                     raise ParseError(
-                        source.path, f"{table} row {index + 1}", f"{column} = {value} is {why}"
+                        source.path, f"line {line}", f"{where}: {column} = {value} is {why}"
                     )
+
+
+def _row_line(table: str, index: int, row: Any, lines: RowLines) -> int | None:
+    if table == "fio_disk_util":
+        return lines.get((-1, index, "disk"))
+    if not hasattr(row, "job_index"):
+        return None
+    key = (row.run_index, row.job_index)
+    return lines.get((*key, getattr(row, "direction", ""))) or lines.get((*key, ""))
 
 
 def drop_repeated_mixed(parsed: Parsed) -> None:
@@ -193,3 +214,26 @@ def drop_repeated_mixed(parsed: Parsed) -> None:
         f"{len(repeated)} job(s) report read, write and their `mixed` sum "
         "(unified_rw_reporting=both): the `mixed` rows are dropped so no I/O is counted twice"
     )
+
+
+def with_average_latency(parsed: Parsed) -> None:
+    """Give each direction row its average latency and the kind of it, in place, once the
+    unsound spreads are NULL: fio's total `lat` mean when sound, else its completion `clat`
+    mean (a form or fio version that printed no `lat`, an overflowed `lat`); none for a
+    direction that did no I/O (fio prints zeros there)."""
+    rows = parsed.tables.get("fio_job_directions")
+    if not isinstance(rows, list):
+        return
+    parsed.tables["fio_job_directions"] = [_with_average(row) for row in rows]
+
+
+def _with_average(row: FioJobDirection) -> FioJobDirection:
+    if not row.total_ios:
+        return row
+    if row.lat_mean_ns is not None:
+        return replace(row, avg_latency_mean_ns=row.lat_mean_ns, avg_latency_kind=LatencyKind.total)
+    if row.clat_mean_ns is not None:
+        return replace(
+            row, avg_latency_mean_ns=row.clat_mean_ns, avg_latency_kind=LatencyKind.completion
+        )
+    return row

@@ -11,7 +11,8 @@ from typing import Any
 from ingest.parsers._common import unterminated_last_line
 from ingest.parsers.fio import records as fio_records
 from ingest.parsers.fio.normal import job_definitions, workload_options
-from ingest.parsers.fio.text import first_text_line, job_state
+from ingest.parsers.fio.records import RowLines
+from ingest.parsers.fio.text import FioError, error_for, error_lines, first_text_line, job_state
 from ingest.parsers.fio.workload import Workload, group_keys, int_option, workload_of
 from ingest.records import Parsed, ParseError, SourceFile
 
@@ -128,16 +129,20 @@ def _read_record(
 
 def _read_records(
     text: str, source: SourceFile
-) -> tuple[list[_Record], list[fio_records.FioDiskUtil], list[str]]:
-    """The records, disk rows and notes; a last record without its line end was cut (fio ends
-    every record), so any of its fields may be a prefix of fio's value: it is dropped."""
+) -> tuple[list[_Record], list[fio_records.FioDiskUtil], list[int], list[str]]:
+    """The records, disk rows with the line of each, and notes; a last record without its
+    line end was cut (fio ends every record), so any of its fields may be a prefix of fio's
+    value: it is dropped."""
     records: list[_Record] = []
     disks: list[fio_records.FioDiskUtil] = []
+    disk_lines: list[int] = []
     notes: list[str] = []
     cut = unterminated_last_line(text)
+    cut_record = None
     for number, line in enumerate(text.split("\n"), 1):
         if line.startswith(";") and line.count(";") >= 9:  # client-mode disk util line
             disks.extend(disk_rows(line.split(";")[1:], None))
+            disk_lines.extend([number] * (len(disks) - len(disk_lines)))
             continue
         split = _split_record(line)
         if split is None:
@@ -145,6 +150,7 @@ def _read_records(
         version, fields = split
         if number == cut:
             notes.append(f"line {number}: the last terse record is cut (no line end): dropped")
+            cut_record = number
             continue
         try:
             records.append(_read_record(number, version, fields, disks))
@@ -152,19 +158,39 @@ def _read_records(
             raise ParseError(
                 source.path, f"line {number}", f"terse v{version} record is malformed ({exc})"
             ) from None
+        disk_lines.extend([number] * (len(disks) - len(disk_lines)))
     if not records:
-        why = notes[0] if notes else "no terse records found"
-        raise ParseError(source.path, first_text_line(text), why)
-    return records, disks, notes
+        if cut_record is not None:  # the one record there was is cut: that line is the problem
+            raise ParseError(source.path, f"line {cut_record}", notes[0])
+        raise ParseError(source.path, _first_record_like_line(text), "no terse records found")
+    return records, disks, disk_lines, notes
 
 
-def parse_terse(text: str, source: SourceFile) -> Parsed:
-    records, disks, cut_notes = _read_records(text, source)
+def _first_record_like_line(text: str) -> str:
+    """`line N` of the first line that starts like a terse record but is none (a v2 line
+    with fewer than 100 fields), else of the first line."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if TERSE_LINE.search(line) or TERSE_V2.match(line):
+            return f"line {number}"
+    return first_text_line(text)
+
+
+def parse_terse(text: str, source: SourceFile) -> tuple[Parsed, RowLines]:
+    """The rows of a terse file, and the line of each job's record (where its directions'
+    values are, for an error about them)."""
+    records, disks, disk_lines, cut_notes = _read_records(text, source)
     client_mode = "All clients" in [r.jobname for r in records]
     definitions = job_definitions(text)
+    errors, used = error_lines(text), set()
     parsed = Parsed()
     jobs = [
-        _job_row(index, r, client_mode, definitions.get((r.jobname, r.groupid)))
+        _job_row(
+            index,
+            r,
+            client_mode,
+            definitions.get((r.jobname, r.groupid)),
+            error_for(r.error, errors, used) if r.error else None,
+        )
         for index, r in enumerate(records)
     ]
     keys = group_keys((0, job.groupid, _keyed_workload(job)) for job in jobs)
@@ -197,7 +223,9 @@ def parse_terse(text: str, source: SourceFile) -> Parsed:
     )
     parsed.add("fio_disk_util", disks)
     parsed.notes.extend([*cut_notes, *_notes(jobs)])
-    return parsed
+    lines = {(0, i, name): r.line for i, r in enumerate(records) for name in [*r.directions, ""]}
+    lines.update({(-1, n, "disk"): line for n, line in enumerate(disk_lines)})
+    return parsed, lines
 
 
 def _keyed_workload(job: fio_records.FioJob) -> Workload:
@@ -224,16 +252,21 @@ def _notes(jobs: list[fio_records.FioJob]) -> list[str]:
 
 
 def _job_row(
-    index: int, record: _Record, client_mode: bool, options: dict[str, str] | None
+    index: int,
+    record: _Record,
+    client_mode: bool,
+    options: dict[str, str] | None,
+    cause: FioError | None,
 ) -> fio_records.FioJob:
     """A job row; its workload_key is filled in once every job's group is known. Options come
-    from the report's definition line when the file has one."""
+    from the report's definition line when the file has one; a failed job's cause from fio's
+    error line."""
     runtime_ms = max(d.runtime for d in record.directions.values())
     read_kib = record.directions.get("read", record.directions.get("mixed")).io_kib
     write = record.directions.get("write")
     write_kib = write.io_kib if write else 0
     read_pct = round(100 * read_kib / (read_kib + write_kib)) if read_kib + write_kib else None
-    state, reason = job_state(record.error)
+    state, reason = job_state(record.error, cause=cause)
     if options:
         workload = replace(
             workload_of(workload_options(options)), numjobs=int_option(options.get("numjobs"))
@@ -317,9 +350,13 @@ def _direction_rows(job_index: int, record: _Record) -> list[fio_records.FioJobD
 
 
 def _percentile_rows(job_index: int, record: _Record) -> list[fio_records.FioLatencyPercentile]:
+    """The clat percentiles of each direction that did I/O: fio prints `1.000000%=0` for a
+    direction that did none (a read-only job's write block, a job that failed), which is no
+    latency (the JSON form leaves them out)."""
     return [
         fio_records.FioLatencyPercentile(0, job_index, name, "clat", p, v * 1000)
         for name, d in record.directions.items()
+        if d.io_kib or d.iops
         for p, v in d.percentiles.items()
     ]
 

@@ -108,6 +108,10 @@ Tables
     mixed_latency_ms_summary_derived  mean latency of the mix when only the summary exists:
                             Vdbench `LATENCY`; fio R and W weighted by the read % of the case
                             name (the summary has no read/write IOPS split); None if unknown
+    latency_kind            `total` (`ingest.records.LatencyKind`) for every latency above:
+                            HCIBench averages fio's `lat_ns` mean (total latency; its p95 from
+                            `lat_ns.percentile`, `parseFioResult.rb`) or Vdbench's response
+                            time; None for a block without latencies
 
 `hcibench_unfinished_vms` (one row per VM/file the summary lists as not summarized):
     case_name, datastore_name, block_index (None for fio's one list per file)
@@ -161,7 +165,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.parsers._common import bad_value_line
+from ingest.parsers._common import bad_value_line, is_document
 from ingest.parsers.hcibench.case_name import CaseName, parse_case_name
 from ingest.parsers.hcibench.configs import parse_settings, parse_vsan_cfg
 from ingest.parsers.hcibench.params import parse_fio_params, parse_vdbench_params
@@ -173,7 +177,7 @@ from ingest.records import Parsed, ParseError, SourceFile
 __all__ = ["FORMAT", "PARSER_VERSION", "TABLES", "CaseName", "detect", "parse", "parse_case_name"]
 
 FORMAT = "hcibench"
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"  # 3: latency_kind
 
 _RES_DATASTORE = re.compile(r"^Datastore\s*(=|:)\s*\S", re.MULTILINE)
 _RES_MARKERS = re.compile(
@@ -226,6 +230,8 @@ def _kind(text: str, name: str) -> str | None:
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     return _kind(head.decode("utf-8", errors="replace"), name) is not None
 
 

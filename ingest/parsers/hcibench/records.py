@@ -7,6 +7,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from ingest.records import LatencyKind
+
 
 @dataclass(frozen=True, slots=True)
 class HcibenchCase:
@@ -60,6 +62,9 @@ class HcibenchSummaryBlock:
     latency_decimals: int | None
     read_pct_from_name: int | None
     mixed_latency_ms_summary_derived: float | None
+    # Every latency of the block is `total`: HCIBench averages fio's `lat_ns` (total latency,
+    # its p95 from `lat_ns.percentile`) or Vdbench's response time. None without a latency.
+    latency_kind: LatencyKind | None = None
 
 
 @dataclass(frozen=True, slots=True)

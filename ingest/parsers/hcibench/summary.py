@@ -24,7 +24,7 @@ from ingest.parsers.hcibench.records import (
 )
 from ingest.parsers.hcibench.resources import usage_values, utilization_table_rows
 from ingest.parsers.hcibench.values import numbered_lines
-from ingest.records import Parsed, ParseError, SourceFile
+from ingest.records import LatencyKind, Parsed, ParseError, SourceFile
 
 _KV = re.compile(
     r"^(?P<key>JOB_NAME|VMs|IOPS|THROUGHPUT|LATENCY|R_LATENCY|W_LATENCY|"
@@ -470,4 +470,9 @@ def _block_row(
         latency_decimals=block.decimals,
         read_pct_from_name=read_pct,
         mixed_latency_ms_summary_derived=mixed,
+        latency_kind=LatencyKind.total if _has_latency(values) else None,
     )
+
+
+def _has_latency(values: dict) -> bool:
+    return any(values.get(key) is not None for key in _LATENCY_KEYS)

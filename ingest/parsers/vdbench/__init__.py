@@ -61,16 +61,24 @@ folder; users who ran Vdbench by hand keep its output folder. All of these carry
 (`HH:MM:SS.mmm Starting RD=...`, interval lines, one `avg_<first>-<last>` totals line per run
 definition), except flatfile.html, a table read by column name. See FORMATS.md 2.5.
 
-Column layouts of interval/totals lines (numbers after the label; told apart by counting):
+Column layouts of interval/totals lines of a raw (sd/wd) run (numbers after the label; told
+apart by counting):
 12 / 10 = vdbench50401-50406 with / without the cpu columns (one `resp max`),
 13 / 11 = vdbench50407 with / without the cpu columns (`read max`, `write max`).
+A file-system (fsd/fwd) run prints a header naming its column groups (`..Interval..
+.ReqstdOps... ...cpu%... read ....read..... ....write.... ..mb/sec... mb/sec .xfer.. ....open....`,
+then one `rate resp` pair per file operation it reports), read group by group (FORMATS.md 2.5).
+Its `ReqstdOps` rate/resp fill iops/resp_ms, `xfer size` the mean bytes_per_io; its
+`std_`/`max_` lines are not read. Its automatic file-creation run is `format_for_<rd>`.
 MB/sec is MiB/s (Vdbench prints `1024**2` under it): stored as `mib_per_s`. Latencies are ms.
+Pages that report one part of a run (`fsd1.html`, `localhost-0.html`, `sd1.html`, ...) are not
+claimed: loading them too would count the run twice.
 Parameter files (parmfile.html) and response-time histograms (histogram.html) are not claimed:
 the load summary names them as another report kind (`ingest.registry.unsupported_reason`). A
 report that loads without a finished measurement run says why in `Parsed.no_result_reason`.
 
 Modules: `report` (the line-based outputs), `flatfile`, `runs` (a run definition and its row),
-`records` (the row types).
+`xfersize` (the configured transfer size), `records` (the row types).
 
 Tables
 ------
@@ -81,7 +89,10 @@ Tables
     vdbench_version        `vdbench50407` from the `Vdbench distribution:` line (stdout and
                            logfile only), or a flatfile `version` value other than `n/a`
     vdbench_build_text     what follows the version on that line (`Tue June 05  9:49:29 MDT 2018`)
-    column_layout          `50406` (50401-50406) | `50407` | `flatfile`
+    column_layout          `50406` (50401-50406) | `50407` | `filesystem` (header-named
+                           groups of a file-system run) | `flatfile`
+    workload_kind          `raw` (sd/wd, iorate) | `filesystem` (fsd/fwd, fwdrate): what the
+                           run drove; None for a report without a data line
     has_cpu_columns        whether interval lines carry `cpu% sys+u` / `cpu% sys`
     report_created_at      summary.html `created ... (... UTC)` time, UTC; None when not given
     run_count, interval_count
@@ -100,18 +111,42 @@ Tables
     run_index              0-based order in the file (an automatic `SD_format` run counts too)
     rd_name, rd_text       `rd1`; `RD=rd1; I/O rate: 100; elapsed=5; For loops: None` (the text
                            HCIBench keeps as `Run Def`)
-    io_rate_text, elapsed_s, warmup_s, for_loops   parsed from rd_text
-    is_format_run          Vdbench's automatic `SD_format`/`FSD_format` run (not a measurement)
+    elapsed_s, warmup_s, for_loops   parsed from rd_text
+    io_rate_text           `Uncontrolled MAX`, `100`; a file-system run's `fwdrate` (`max`)
+    is_format_run          Vdbench's automatic `SD_format`/`FSD_format`/`format_for_<rd>` run
+                           (not a measurement)
     started_tod            time of day of the `Starting RD=` line, `HH:MM:SS.mmm` (local time)
     state                  `ok` (has an avg_ line) | `unfinished` (no avg_ line: the run did not
-                           finish; metric columns are None)
+                           finish; metric columns are None, its intervals are kept)
+    state_reason           why a run is unfinished (`no avg_ line after 6 interval line(s) (the
+                           last, 6, at 15:52:26.022): the run was cut short; ...`), else None
     avg_label, first_interval, last_interval, ended_tod   `avg_2-60`, 2, 60, tod of that line
     interval_count         interval lines seen for the run
     iops, mib_per_s, bytes_per_io, read_pct, resp_ms, read_resp_ms, write_resp_ms,
     resp_max_ms (50406 and flatfile), read_max_ms, write_max_ms (50407),
     resp_stddev_ms, read_stddev_ms, write_stddev_ms (flatfile 50407), queue_depth,
-    cpu_sys_user_pct, cpu_sys_pct  the avg_ line as printed
-    requested_iops, is_max_rate, xfersize_bytes, threads, requested_read_pct, read_hit_pct,
+    cpu_sys_user_pct, cpu_sys_pct  the avg_ line as printed. bytes_per_io is the mean bytes an
+                           I/O moved (`bytes i/o`, a file-system run's `xfer size`): a
+                           measure, not a block size (7,832 for an xfersize distribution,
+                           4,093 for xfersize=4k on files of odd sizes)
+    read_iops, write_iops, read_mib_per_s, write_mib_per_s   file-system runs only
+    latency_kind           `total` (`ingest.records.LatencyKind`): every latency of the row
+                           (resp, read/write resp, max, stddev, operations' resp) is Vdbench's
+                           response time; None when the row has none
+    fs_operations_json     file-system runs only: {"open": {"rate_per_s": 42.8, "resp_ms":
+                           0.048}, ...}, one entry per file operation (mkdir, rmdir, create,
+                           open, close, delete, getattr, setattr, access, copy, move) the line
+                           prints
+    xfersize_bytes         the configured transfer size when the output holds it (module
+                           `xfersize`): the raw flatfile's `xfersize` when the run's bytes per
+                           I/O equal it, a `For loops: xfersize=` run line, or wd=/fwd=/rd=
+                           parameter lines in the same text; else None
+    xfersize_source        `flatfile` | `for_loops` | `parameter_file` | None
+    xfersize_unknown_reason  why xfersize_bytes is None (`the flatfile's xfersize 512 is not
+                           what the I/Os moved (7,832 bytes per I/O): a transfer-size
+                           distribution ...`, `the output does not print the configured
+                           xfersize (...)`), else None
+    requested_iops, is_max_rate, threads, requested_read_pct, read_hit_pct,
     write_hit_pct, requested_seek_pct, lun_size_gib, compratio_requested,
     dedupratio_requested, cpu_user_pct, cpu_wait_pct, cpu_idle_pct   flatfile avg_ row only
     extra_json             flatfile columns not listed above (e.g. older `ks_*`), as printed
@@ -119,32 +154,50 @@ Tables
 `vdbench_intervals` (one row per interval line):
     run_index, rd_name, interval_index, tod, tod_ms (ms after local midnight),
     local_timestamp_text (flatfile 50407 `timestamp`, e.g. `10/09/2019-14:41:22-ICT`),
-    iops ... cpu_sys_pct   same meaning as in vdbench_runs
+    iops ... cpu_sys_pct, read_iops ... fs_operations_json, latency_kind   same meaning as in
+                           vdbench_runs
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from ingest.parsers._common import is_document
 from ingest.parsers.vdbench.flatfile import parse_flatfile
-from ingest.parsers.vdbench.records import OutputKind, VdbenchInterval, VdbenchOutput, VdbenchRun
+from ingest.parsers.vdbench.records import (
+    FsOperation,
+    Measures,
+    OutputKind,
+    VdbenchInterval,
+    VdbenchOutput,
+    VdbenchRun,
+    WorkloadKind,
+    XfersizeSource,
+)
 from ingest.parsers.vdbench.report import output_kind, parse_report
-from ingest.records import Parsed, RunState, SourceFile
+from ingest.parsers.vdbench.xfersize import with_configured_xfersize
+from ingest.records import LatencyKind, Parsed, RunState, SourceFile
 
 __all__ = [
     "FORMAT",
     "PARSER_VERSION",
     "TABLES",
+    "FsOperation",
     "OutputKind",
     "VdbenchInterval",
     "VdbenchOutput",
     "VdbenchRun",
+    "WorkloadKind",
+    "XfersizeSource",
     "detect",
     "parse",
 ]
 
 FORMAT = "vdbench"
-PARSER_VERSION = "2"
+# 3: file-system runs, state_reason, workload_kind; 4: xfersize_bytes only a configured size;
+# 5: latency_kind
+PARSER_VERSION = "5"
 
 TABLES = {
     "vdbench_outputs": VdbenchOutput,
@@ -159,16 +212,40 @@ _VERSION_LINE = re.compile(
 )
 _START_LINE = re.compile(rb"^(?:<[^>]*>)*\d\d:\d\d:\d\d\.\d{3} Starting RD=", re.MULTILINE)
 _UNITS_LINE = re.compile(rb"^\s+rate\s+10[02]4\*\*2\s", re.MULTILINE)
+# A file-system run's column header (`Apr 11, 2019 ..Interval.. .ReqstdOps... ...cpu%...`).
+_FS_HEADER_LINE = re.compile(rb"^\S.*\.Interval\.+\s+\.ReqstdOps\.", re.MULTILINE)
 _FLAT_HEADER = re.compile(rb"^\s+tod\s+(timestamp\s+)?Run\s+Interval\s", re.MULTILINE)
+# The pages that report a whole run. The others repeat its lines for one part of it (a host,
+# slave, SD, WD, FSD or FWD): loading them too would count the run twice, or a part as all.
+_WHOLE_RUN_PAGES = {"summary.html", "totals.html", "logfile.html", "flatfile.html"}
+_PAGE_TITLE = re.compile(rb"<title>Vdbench [^<]*?/(?P<page>[\w.-]+\.html)</title>")
+_PART_PAGE_FIRST_LINE = re.compile(
+    rb"^(?:<[^>]*>)*\s*(?:Report for (?:sd|wd|fsd|fwd) |Host summary report|Slave summary "
+    rb"report|stdout/stderr for slave)"
+)
+
+
+def _part_page(head: bytes) -> bool:
+    """A report page for one part of a run (named by its <title>, or by its first line)."""
+    titled = _PAGE_TITLE.search(head[:1024])
+    if titled:
+        return titled["page"].decode("ascii", errors="replace") not in _WHOLE_RUN_PAGES
+    lines = [line for line in head[:2048].splitlines() if line.strip()]
+    return any(_PART_PAGE_FIRST_LINE.match(line) for line in lines[:2])
 
 
 def detect(head: bytes, name: str) -> bool:
-    """Vdbench report text: a version line, an interval header, or a flatfile header."""
+    """Vdbench report text: a version line, an interval header (raw or file-system), or a
+    flatfile header; not a page that reports one part of a run."""
+    if is_document(head, name) or _part_page(head):
+        return False
     if _FLAT_HEADER.search(head):
         return True
     if _VERSION_LINE.search(head):
         return True
-    return bool(_START_LINE.search(head)) and bool(_UNITS_LINE.search(head))
+    return bool(_START_LINE.search(head)) and bool(
+        _UNITS_LINE.search(head) or _FS_HEADER_LINE.search(head)
+    )
 
 
 def parse(data: bytes, source: SourceFile) -> Parsed:
@@ -179,8 +256,18 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
         parse_flatfile(text, source, parsed)
     else:
         parse_report(text, source, output_kind(text, source.name), parsed)
+    parsed.tables["vdbench_runs"] = with_configured_xfersize(parsed.tables["vdbench_runs"], text)
+    for table in ("vdbench_runs", "vdbench_intervals"):
+        parsed.tables[table] = [_with_latency_kind(row) for row in parsed.tables[table]]
     parsed.no_result_reason = no_result_reason(parsed)
     return parsed
+
+
+def _with_latency_kind(row: Measures) -> Measures:
+    """Vdbench's response time is total latency: a row with one says so."""
+    if row.resp_ms is None:
+        return row
+    return replace(row, latency_kind=LatencyKind.total)
 
 
 def no_result_reason(parsed: Parsed) -> str | None:

@@ -1,5 +1,6 @@
 """Vdbench flatfile.html: a table of one row per interval and per run's avg_ row, read by column
-name (the columns differ between Vdbench versions)."""
+name (the columns differ between Vdbench versions, and a file-system run's table has its own:
+`Rate`, `Resp`, `Read_rate`, `MB_read`, `Xfersize`, `Mkdir_rate`, ...)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ingest.parsers._common import hcibench_case_name, line_error, unterminated_last_line
-from ingest.parsers.vdbench.records import OutputKind, VdbenchInterval, VdbenchOutput, vm_name
+from ingest.parsers.vdbench.records import (
+    FsOperation,
+    OutputKind,
+    VdbenchInterval,
+    VdbenchOutput,
+    WorkloadKind,
+    vm_name,
+)
 from ingest.parsers.vdbench.runs import AVG_LABEL, TAG, TOD, OpenRun, tod_ms
 from ingest.records import Parsed, ParseError, SourceFile
 
@@ -47,8 +55,50 @@ _FLAT_RUN_ONLY: dict[str, tuple[str, str]] = {
     "cpu_wait": ("cpu_wait_pct", "f"),
     "cpu_idle": ("cpu_idle_pct", "f"),
 }
+# A file-system run's flatfile (`Vdb/Flat.java` define_column_headers, the fwd branch; 50407
+# capitalises the names and adds `_std`/`_max` columns). `Xfersize` is the mean bytes per
+# operation (4093 for `xfersize=4k` on files whose sizes are no multiple of it), whatever the
+# file's own legend says ("data transfer size requested"): it is `bytes_per_io`.
+_FS_FLAT_COLUMNS: dict[str, tuple[str, str]] = {
+    "Rate": ("iops", "f"),
+    "Resp": ("resp_ms", "f"),
+    "MB/sec": ("mib_per_s", "f"),
+    "MB_read": ("read_mib_per_s", "f"),
+    "MB_write": ("write_mib_per_s", "f"),
+    "Read_rate": ("read_iops", "f"),
+    "Read_resp": ("read_resp_ms", "f"),
+    "Write_rate": ("write_iops", "f"),
+    "Write_resp": ("write_resp_ms", "f"),
+    "Xfersize": ("bytes_per_io", "i"),
+    "Resp_std": ("resp_stddev_ms", "f"),
+    "Resp_max": ("resp_max_ms", "f"),
+    "Read_resp_std": ("read_stddev_ms", "f"),
+    "Read_resp_max": ("read_max_ms", "f"),
+    "Write_resp_std": ("write_stddev_ms", "f"),
+    "Write_resp_max": ("write_max_ms", "f"),
+    "cpu_used": ("cpu_sys_user_pct", "f"),
+    "cpu_kernel": ("cpu_sys_pct", "f"),
+}
+_FS_FLAT_RUN_ONLY: dict[str, tuple[str, str]] = {
+    "Reqrate": ("requested_iops", "f"),
+    "Threads": ("threads", "i"),
+    "Compratio": ("compratio_requested", "f"),
+    "Dedupratio": ("dedupratio_requested", "f"),
+    "cpu_user": ("cpu_user_pct", "f"),
+    "cpu_wait": ("cpu_wait_pct", "f"),
+    "cpu_idle": ("cpu_idle_pct", "f"),
+}
+_FS_OPERATION_COLUMNS = {
+    op: (f"{op.value.capitalize()}_rate", f"{op.value.capitalize()}_resp") for op in FsOperation
+}
 _FLAT_IDENTITY = {"tod", "timestamp", "Run", "Interval", "version"}
 _KNOWN = _FLAT_IDENTITY | set(_FLAT_COLUMNS) | set(_FLAT_RUN_ONLY)
+_FS_KNOWN = (
+    _FLAT_IDENTITY
+    | set(_FS_FLAT_COLUMNS)
+    | set(_FS_FLAT_RUN_ONLY)
+    | {column for pair in _FS_OPERATION_COLUMNS.values() for column in pair}
+)
 # Vdbench writes 999988 (older) or 9999988 (50407) as the requested rate of iorate=max.
 _MAX_RATES = {999988.0, 9999988.0}
 
@@ -59,6 +109,7 @@ class _Flatfile:
 
     source: SourceFile
     header: list[str] | None = None
+    is_filesystem: bool = False  # a file-system run's columns (`Rate`, `Read_rate`, ...)
     version: str | None = None
     runs: list[OpenRun] = field(default_factory=list)
     run: OpenRun | None = None
@@ -92,6 +143,7 @@ def parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
             _read_row(table, line_no, tokens)
         elif tokens[0] == "tod":
             table.header = tokens
+            table.is_filesystem = "Read_rate" in tokens and "rate" not in tokens
             if "Run" not in tokens or "Interval" not in tokens:
                 raise line_error(source, line_no, "flatfile header lacks 'Run' or 'Interval'")
     if table.header is None:
@@ -108,6 +160,7 @@ def parse_flatfile(text: str, source: SourceFile, parsed: Parsed) -> None:
         vdbench_version=table.version,
         vdbench_build_text=None,
         column_layout="flatfile",
+        workload_kind=WorkloadKind.filesystem if table.is_filesystem else WorkloadKind.raw,
         has_cpu_columns="cpu_used" in table.header,
         report_created_at=None,
         run_count=len(runs),
@@ -124,7 +177,15 @@ def _read_row(table: _Flatfile, line_no: int, tokens: list[str]) -> None:
     row = _checked_row(table, line_no, tokens)
     if row.get("version", "n/a") != "n/a":
         table.version = row["version"]
-    measures = _values(row, _FLAT_COLUMNS, table.source, line_no)
+    fs = table.is_filesystem
+    columns, run_only, known = (
+        (_FS_FLAT_COLUMNS, _FS_FLAT_RUN_ONLY, _FS_KNOWN)
+        if fs
+        else (_FLAT_COLUMNS, _FLAT_RUN_ONLY, _KNOWN)
+    )
+    measures = _values(row, columns, table.source, line_no)
+    if fs:
+        measures["fs_operations_json"] = _fs_operations(row, table.source, line_no)
     label = _checked_label(row["Interval"], table.source, line_no)
     is_avg = label.startswith("avg_")
     run = table.run
@@ -136,10 +197,10 @@ def _read_row(table: _Flatfile, line_no: int, tokens: list[str]) -> None:
     if run is None:
         run = table.open_run(row["Run"])
     if is_avg:
-        requested = _values(row, _FLAT_RUN_ONLY, table.source, line_no)
+        requested = _values(row, run_only, table.source, line_no)
         asked = requested.get("requested_iops")
         requested["is_max_rate"] = None if asked is None else asked in _MAX_RATES
-        other = {col: row[col] for col in row if col not in _KNOWN}
+        other = {col: row[col] for col in row if col not in known}
         run.avg, run.avg_label, run.ended_tod = {**measures, **requested}, label, row["tod"]
         run.extra = other or None
         table.close_run()
@@ -156,6 +217,20 @@ def _read_row(table: _Flatfile, line_no: int, tokens: list[str]) -> None:
             **measures,
         )
     )
+
+
+def _fs_operations(
+    row: dict[str, str], source: SourceFile, line_no: int
+) -> dict[str, dict[str, float | None]]:
+    """The rate and response time of each file operation the row has columns for."""
+    return {
+        op.value: {
+            "rate_per_s": _flat_value(row[rate], "f", source, line_no, rate),
+            "resp_ms": _flat_value(row[resp], "f", source, line_no, resp),
+        }
+        for op, (rate, resp) in _FS_OPERATION_COLUMNS.items()
+        if rate in row and resp in row
+    }
 
 
 def _checked_row(table: _Flatfile, line_no: int, tokens: list[str]) -> dict[str, str]:

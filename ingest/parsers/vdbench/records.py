@@ -8,7 +8,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.records import RunState, SourceFile
+from ingest.records import LatencyKind, RunState, SourceFile
 
 
 class OutputKind(enum.StrEnum):
@@ -19,6 +19,39 @@ class OutputKind(enum.StrEnum):
     flatfile = "flatfile"
 
 
+class WorkloadKind(enum.StrEnum):
+    """What the run drove: raw storage (sd=/wd=/rd= with iorate) or files (fsd=/fwd=/rd= with
+    fwdrate), whose lines print other columns."""
+
+    raw = "raw"
+    filesystem = "filesystem"
+
+
+class XfersizeSource(enum.StrEnum):
+    """Where a run's configured transfer size was read (see `vdbench.xfersize`)."""
+
+    flatfile = "flatfile"  # the raw flatfile's `xfersize` column
+    for_loops = "for_loops"  # `For loops: xfersize=8k` on the run line
+    parameter_file = "parameter_file"  # wd=/fwd=/rd= lines in the same text
+
+
+class FsOperation(enum.StrEnum):
+    """The file operations a file-system run reports a rate and response time for, in the
+    order Vdbench prints them (`Vdb/FwdStats.java`)."""
+
+    mkdir = "mkdir"
+    rmdir = "rmdir"
+    create = "create"
+    open = "open"
+    close = "close"
+    delete = "delete"
+    getattr = "getattr"
+    setattr = "setattr"
+    access = "access"
+    copy = "copy"
+    move = "move"
+
+
 @dataclass(frozen=True, slots=True)
 class VdbenchOutput:
     output_kind: OutputKind
@@ -27,6 +60,7 @@ class VdbenchOutput:
     vdbench_version: str | None
     vdbench_build_text: str | None
     column_layout: str | None
+    workload_kind: WorkloadKind | None
     has_cpu_columns: bool | None
     report_created_at: dt.datetime | None
     run_count: int
@@ -65,6 +99,17 @@ class Measures:
     queue_depth: float | None = None
     cpu_sys_user_pct: float | None = None
     cpu_sys_pct: float | None = None
+    # Printed by file-system runs only: reads and writes per second and MiB/s of each.
+    read_iops: float | None = None
+    write_iops: float | None = None
+    read_mib_per_s: float | None = None
+    write_mib_per_s: float | None = None
+    # A file-system run's per-operation columns, as printed: {"open": {"rate_per_s": 5992.0,
+    # "resp_ms": 6.315}, ...} for each operation (FsOperation) the line has columns for.
+    fs_operations_json: dict[str, dict[str, float | None]] | None = None
+    # Every latency of the row (resp, read/write resp, max, stddev, the operations' resp) is
+    # Vdbench's response time: `total`. None when the row holds no latency.
+    latency_kind: LatencyKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +124,7 @@ class _RunKey:
     is_format_run: bool
     started_tod: str | None
     state: RunState
+    state_reason: str | None
     avg_label: str | None
     first_interval: int | None
     last_interval: int | None
@@ -88,10 +134,14 @@ class _RunKey:
 
 @dataclass(frozen=True, slots=True)
 class VdbenchRun(Measures, _RunKey):
-    # Printed in the avg_ row of a flatfile only.
+    # Printed in the avg_ row of a flatfile only (xfersize also from the run line or the
+    # parameter lines, see `vdbench.xfersize`).
     requested_iops: float | None = None
     is_max_rate: bool | None = None
+    # The configured transfer size, when the output holds it (never the mean bytes_per_io).
     xfersize_bytes: int | None = None
+    xfersize_source: XfersizeSource | None = None
+    xfersize_unknown_reason: str | None = None
     threads: int | None = None
     requested_read_pct: float | None = None
     read_hit_pct: float | None = None

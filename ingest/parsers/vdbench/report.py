@@ -2,7 +2,10 @@
 
 They carry the same lines: a `Vdbench distribution:` version line, `HH:MM:SS.mmm Starting
 RD=...` per run definition, interval lines and one `avg_<first>-<last>` totals line per run.
-The numbers after an interval label are told apart by counting them (FORMATS.md 2.5).
+The numbers after an interval label of a raw (sd/wd) run are told apart by counting them
+(FORMATS.md 2.5); a file-system (fsd/fwd) run prints a column header naming its groups
+(`..Interval.. .ReqstdOps... ...cpu%...  read ....read..... ....write.... ..mb/sec... mb/sec
+.xfer.. ....open.... ...close....`), which says what each number is.
 """
 
 from __future__ import annotations
@@ -14,10 +17,12 @@ from typing import Any
 
 from ingest.parsers._common import hcibench_case_name, line_error, unterminated_last_line
 from ingest.parsers.vdbench.records import (
+    FsOperation,
     OutputKind,
     VdbenchInterval,
     VdbenchOutput,
     VdbenchRun,
+    WorkloadKind,
     vm_name,
 )
 from ingest.parsers.vdbench.runs import TAG, TOD, OpenRun, rd_facts, tod_ms
@@ -74,6 +79,39 @@ _LAYOUTS: dict[int, tuple[str, bool, list[str]]] = {
 }
 
 
+# A file-system run's column header: group names between dots, after the date. Each group
+# fills these fields, in Vdbench's order (`Vdb/FwdStats.java` getHeader1/printLine); the first
+# `read` is the read % and the first `mb/sec` read and write MiB/s, the second the total.
+_FS_HEADER = re.compile(r"\.Interval\.+\s+\.ReqstdOps\.")
+_FS_GROUPS: dict[str, list[list[str]]] = {
+    "ReqstdOps": [["iops", "resp_ms"]],
+    "cpu%": [["cpu_sys_user_pct", "cpu_sys_pct"]],
+    "read": [["read_pct"], ["read_iops", "read_resp_ms"]],
+    "write": [["write_iops", "write_resp_ms"]],
+    "mb/sec": [["read_mib_per_s", "write_mib_per_s"], ["mib_per_s"]],
+    "xfer": [["bytes_per_io"]],
+    **{op.value: [[f"{op.value}.rate", f"{op.value}.resp"]] for op in FsOperation},
+}
+
+
+def fs_columns(header: str) -> list[str] | None:
+    """The field of each number after the label of a file-system run's lines, from its column
+    header; None for a group this parser does not know."""
+    tokens = header.split()
+    start = next(i for i, t in enumerate(tokens) if t.strip(".") == "Interval")
+    seen: dict[str, int] = {}
+    columns: list[str] = []
+    for token in tokens[start + 1 :]:
+        group = token.strip(".")
+        uses = _FS_GROUPS.get(group, [])
+        index = seen.get(group, 0)
+        if index >= len(uses):
+            return None
+        seen[group] = index + 1
+        columns.extend(uses[index])
+    return columns
+
+
 def output_kind(text: str, name: str) -> OutputKind:
     """Which of the report files this is, from its first lines (and its name for logfile)."""
     if "Vdbench summary report" in text[:4096]:
@@ -95,6 +133,7 @@ class _Report:
     version: str | None = None
     build: str | None = None
     layout: tuple[str, bool] | None = None
+    fs_columns: list[str] | None = None  # set by a file-system run's column header
     created_at: dt.datetime | None = None
     completed: bool = False
     runs: list[OpenRun] = field(default_factory=list)
@@ -125,8 +164,8 @@ def parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parsed
     for line_no, raw_line in enumerate(text.splitlines(), start=1):
         report.read_load_generators(raw_line)
         line = TAG.sub("", raw_line).rstrip()
-        if line and not _read_banner(report, line) and not _read_run_start(report, line):
-            _read_data_line(report, line_no, line)
+        if line:
+            _read_line(report, line_no, line)
     if not report.runs:
         raise ParseError(
             source.path, "end of file", "no 'Starting RD=' line: not a Vdbench run report"
@@ -143,8 +182,19 @@ def parse_report(text: str, source: SourceFile, kind: OutputKind, parsed: Parsed
     parsed.add("vdbench_intervals", [i for r in report.runs for i in r.intervals])
 
 
+def _read_line(report: _Report, line_no: int, line: str) -> None:
+    """One line of text: a banner, a run start, a file-system column header or a data line."""
+    if _read_banner(report, line) or _read_run_start(report, line):
+        return
+    if not _read_fs_header(report, line_no, line):
+        _read_data_line(report, line_no, line)
+
+
 def _output_row(report: _Report, kind: OutputKind, finished: list[VdbenchRun]) -> VdbenchOutput:
     layout = report.layout
+    workload = None
+    if layout is not None:
+        workload = WorkloadKind.filesystem if layout[0] == "filesystem" else WorkloadKind.raw
     return VdbenchOutput(
         output_kind=kind,
         case_name=hcibench_case_name(report.source),
@@ -152,6 +202,7 @@ def _output_row(report: _Report, kind: OutputKind, finished: list[VdbenchRun]) -
         vdbench_version=report.version,
         vdbench_build_text=report.build,
         column_layout=layout[0] if layout else None,
+        workload_kind=workload,
         has_cpu_columns=layout[1] if layout else None,
         report_created_at=report.created_at,
         run_count=len(finished),
@@ -193,6 +244,24 @@ def _read_run_start(report: _Report, line: str) -> bool:
         return True
     name = rd_facts(rd_text)["rd_name"]
     report.runs.append(OpenRun(len(report.runs), name, rd_text, rd_match.group("tod")))
+    return True
+
+
+def _read_fs_header(report: _Report, line_no: int, line: str) -> bool:
+    """A file-system run's column header sets what the following lines' numbers are."""
+    if not _FS_HEADER.search(line):
+        return False
+    columns = fs_columns(line)
+    if columns is None:
+        raise line_error(
+            report.source, line_no, "file-system column header with a group this does not know"
+        )
+    layout = ("filesystem", "cpu_sys_pct" in columns)
+    if report.layout is not None and report.layout[0] != "filesystem":
+        raise line_error(
+            report.source, line_no, "file-system column header after raw (sd/wd) interval lines"
+        )
+    report.layout, report.fs_columns = layout, columns
     return True
 
 
@@ -243,6 +312,19 @@ def _line_measures(
             what = "totals" if label.startswith("avg_") else "interval"
             raise line_error(source, line_no, f"malformed Vdbench {what} line: non-numeric value")
         return None  # a log message that happens to start with a number
+    if report.fs_columns is not None:
+        if len(tokens) != len(report.fs_columns):
+            raise line_error(
+                source,
+                line_no,
+                f"expected {len(report.fs_columns)} numbers after the interval label as the "
+                f"file-system column header says, found {len(tokens)}",
+            )
+        if not report.runs:
+            raise line_error(source, line_no, "interval line before any 'Starting RD=' line")
+        values = _measures(tokens, report.fs_columns)
+        values["fs_operations_json"] = _fs_operations(values)
+        return values
     if len(tokens) not in _LAYOUTS:
         raise line_error(
             source,
@@ -262,6 +344,18 @@ def _line_measures(
     if not report.runs:
         raise line_error(source, line_no, "interval line before any 'Starting RD=' line")
     return _measures(tokens, names)
+
+
+def _fs_operations(values: dict[str, Any]) -> dict[str, dict[str, float | None]]:
+    """The per-operation columns of a file-system line, taken out of `values`."""
+    return {
+        op.value: {
+            "rate_per_s": values.pop(f"{op.value}.rate"),
+            "resp_ms": values.pop(f"{op.value}.resp"),
+        }
+        for op in FsOperation
+        if f"{op.value}.rate" in values
+    }
 
 
 def _num(text: str) -> float | None:

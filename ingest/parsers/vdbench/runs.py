@@ -12,8 +12,14 @@ from ingest.records import RunState
 TAG = re.compile(r"<[^>]*>")  # the HTML reports wrap lines in tags; the text is the same
 TOD = r"\d\d:\d\d:\d\d\.\d{3}"
 AVG_LABEL = re.compile(r"^avg_(\d+)-(\d+)$")
-# Vdbench's automatic format runs precede the measured ones: kept, but not measurements.
+# Vdbench's automatic format runs precede the measured ones: kept, but not measurements. A raw
+# run's is `SD_format`; a file-system run's `format_for_<rd>` (`RD_entry.FSD_FORMAT_RUN`).
 _FORMAT_RUNS = ("SD_format", "FSD_format")
+_FS_FORMAT_PREFIX = "format_for_"
+
+
+def is_format_run(rd_name: str) -> bool:
+    return rd_name in _FORMAT_RUNS or rd_name.startswith(_FS_FORMAT_PREFIX)
 
 
 def tod_ms(tod: str) -> int:
@@ -24,7 +30,9 @@ def tod_ms(tod: str) -> int:
 
 
 def rd_facts(rd_text: str) -> dict[str, Any]:
-    """`RD=run1; I/O rate: Uncontrolled MAX; elapsed=300 warmup=60; For loops: None`."""
+    """`RD=run1; I/O rate: Uncontrolled MAX; elapsed=300 warmup=60; For loops: None`, or a
+    file-system run's `RD=rd1; elapsed=60; fwdrate=max. For loops: None` (its rate is the
+    `fwdrate`)."""
     name = rd_text[3:].split(";", 1)[0].strip()
     facts: dict[str, Any] = {
         "rd_name": name,
@@ -33,7 +41,9 @@ def rd_facts(rd_text: str) -> dict[str, Any]:
         "warmup_s": None,
         "for_loops": None,
     }
-    rate = re.search(r"I/O rate: ([^;]*)", rd_text)
+    rate = re.search(r"I/O rate: ([^;]*)", rd_text) or re.search(
+        r"fwdrate=([^;\s]*?)\.?(?:[;\s]|$)", rd_text
+    )
     if rate:
         facts["io_rate_text"] = rate.group(1).strip()
     elapsed = re.search(r"elapsed=(\d+)", rd_text)
@@ -83,9 +93,10 @@ class OpenRun:
             elapsed_s=facts.get("elapsed_s"),
             warmup_s=facts.get("warmup_s"),
             for_loops=facts.get("for_loops"),
-            is_format_run=facts["rd_name"] in _FORMAT_RUNS,
+            is_format_run=is_format_run(facts["rd_name"]),
             started_tod=self.started_tod,
             state=RunState.ok if self.avg is not None else RunState.unfinished,
+            state_reason=None if self.avg is not None else self._unfinished_reason(),
             avg_label=self.avg_label,
             first_interval=first,
             last_interval=last,
@@ -93,4 +104,13 @@ class OpenRun:
             interval_count=len(self.intervals),
             extra_json=self.extra,
             **(self.avg or {}),
+        )
+
+    def _unfinished_reason(self) -> str:
+        last = self.intervals[-1] if self.intervals else None
+        if last is None:
+            return "no avg_ line and no interval line: the run stopped before its first interval"
+        return (
+            f"no avg_ line after {len(self.intervals)} interval line(s) (the last, "
+            f"{last.interval_index}, at {last.tod}): the run was cut short; its intervals are kept"
         )

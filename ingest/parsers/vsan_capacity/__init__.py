@@ -118,7 +118,7 @@ from __future__ import annotations
 
 import re
 
-from ingest.parsers._common import decode_utf8, half_unit_of_last_digit
+from ingest.parsers._common import decode_utf8, half_unit_of_last_digit, is_document
 from ingest.parsers.vsan_capacity.observation import UNIT_BYTES, from_observation
 from ingest.parsers.vsan_capacity.records import CapacitySnapshot, ObjectTypeSpace
 from ingest.parsers.vsan_capacity.space_usage import from_json, from_xml
@@ -152,8 +152,15 @@ _YAML_AFTER = re.compile(rb"^used_after\s*:", re.MULTILINE)
 
 
 def detect(head: bytes, name: str) -> bool:
-    if b"totalCapacityB" in head and (
-        b"VsanSpaceUsage" in head or b'"freeCapacityB"' in head or b'"spaceOverview"' in head
+    """A `VsanSpaceUsage` as JSON or XML (the document starts there), or an observation
+    file's `used_before:`/`used_after:` lines."""
+    if is_document(head, name):
+        return False
+    starts_as_object = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[", b"<")
+    if (
+        starts_as_object
+        and b"totalCapacityB" in head
+        and (b"VsanSpaceUsage" in head or b'"freeCapacityB"' in head or b'"spaceOverview"' in head)
     ):
         return True
     return bool(_YAML_USED.search(head) and _YAML_AFTER.search(head))

@@ -90,6 +90,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.parsers._common import is_document
 from ingest.parsers.vsan_observer.bundle import parse_bundle_file
 from ingest.parsers.vsan_observer.capture import parse_capture
 from ingest.parsers.vsan_observer.metrics import metric_name
@@ -107,6 +108,8 @@ _JSONL_START = re.compile(rb'^\s*\{\s*"type"\s*:\s*"inventory-snapshot"')
 
 
 def detect(head: bytes, name: str) -> bool:
+    if is_document(head, name):
+        return False
     if _JSONL_START.match(head):
         return True
     if name.endswith("_thumb.json"):
