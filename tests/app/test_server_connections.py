@@ -185,8 +185,8 @@ def test_past_the_planned_connections_the_oldest_waiting_are_closed(
                 waiting.append(await connect(address))
                 await asyncio.sleep(0.1)  # the server has seen it before the next one
             status = await answer(address, GET)  # the 7th: room is made for it too
-            closed = [await closed_by_server(reader, 0.3) for reader, _ in waiting[:3]]
-            still_open = [not await closed_by_server(reader, 0.3) for reader, _ in waiting[3:]]
+            closed = [await closed_by_server(r, CLOSED_WITHIN_S) for r, _ in waiting[:3]]
+            still_open = [not await closed_by_server(r, 0.3) for r, _ in waiting[3:]]
             return closed + still_open, status
 
     closed_then_open, status = asyncio.run(scenario())
