@@ -5,7 +5,8 @@ WHEN the server's warm-up runs
 THEN the published snapshot is attached and kept, as a first page view would leave it, and a
 warehouse that cannot be read does not stop the server (the page reports it); every
 connection the server accepts sends without Nagle's delay (TCP_NODELAY); and `streamlit run`
-takes its settings from app/.streamlit/config.toml wherever it starts.
+takes its settings from app/.streamlit/config.toml wherever it starts. What the server holds
+under many connections: test_server_connections.py.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def test_streamlit_run_reads_the_apps_config_from_any_working_directory(tmp_path
         "client.toolbarMode": "viewer",
         "browser.gatherUsageStats": False,
         "server.headless": True,
+        "server.websocketPingInterval": 20,  # uvicorn's ws ping interval and timeout
     }
     script = str(server.PAGES_SCRIPT.with_name("server.py"))
     done = subprocess.run(
