@@ -58,6 +58,7 @@ def compare_runs(results: pl.DataFrame) -> dict[str, str | None]:
                                    title=title)  # fmt: skip
     provenance.plot(fig, "compare_runs", key="compare_runs_chart")
     ui.reconstructed_note(pair)
+    ui.latency_kind_note(pair)
     ui.table(view.side_by_side(pair, ["A", "B"]))
     deltas = queries_provenance.config_deltas_between(where, a, b)
     if deltas.is_empty():

@@ -61,6 +61,7 @@ if rows.data.is_empty():
     )
 else:
     ui.reconstructed_note(own_points)
+    ui.latency_kind_note(own_points)
     provenance.plot(
         charts.ra_comparison(rows.data, title=view.title(own, ref)),
         "ra_comparison",

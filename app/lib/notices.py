@@ -48,6 +48,32 @@ def show(notice: Notice | None, slot: Any = None) -> None:
     draw(notice.text, icon=notice.icon)
 
 
+# --- What a latency measures ---------------------------------------------------------------
+
+# fct_workload_results.avg_latency_kind: which span an average latency measures, when it is not
+# the whole I/O's (`total`, fio `lat` / Vdbench's response time).
+LATENCY_KINDS = {
+    "completion": "fio's completion latency (`clat`: its output carried no usable total "
+    "`lat`), which leaves out submission time",
+    "mixed": "a mean of total and completion latencies (some of its outputs carried no usable "
+    "total `lat`)",
+}
+
+
+def latency_kind_notice(kinds: Iterable[str | None]) -> Notice | None:
+    """Say so where an average latency drawn is not total latency; None when every one is (or
+    has none). `kinds`: avg_latency_kind of the results drawn."""
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        if kind in LATENCY_KINDS:
+            counts[kind] = counts.get(kind, 0) + 1
+    if not counts:
+        return None
+    parts = [f"{n} result{'s' if n > 1 else ''}: {LATENCY_KINDS[k]}" for k, n in counts.items()]
+    text = "Not total latency: the average latency of " + "; of ".join(parts) + "."
+    return Notice("info", text, icon=":material/timer:")
+
+
 # --- No data, reconstructed data ------------------------------------------------------------
 
 

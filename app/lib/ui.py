@@ -93,6 +93,13 @@ def reconstructed_note(df: pl.DataFrame) -> None:
     notices.show(notices.reconstructed_notice(df["testbed"].to_list(), known))
 
 
+def latency_kind_note(df: pl.DataFrame) -> None:
+    """Say so when an average latency among `df`'s results is not total latency
+    (`avg_latency_kind`; absent for a mart that does not carry it)."""
+    if "avg_latency_kind" in df.columns:
+        notices.show(notices.latency_kind_notice(df["avg_latency_kind"].to_list()))
+
+
 def has_data(df: pl.DataFrame, what: str, hint: str = "") -> bool:
     """Whether a page section has rows to draw: "no data" when it has none, else the
     reconstructed-data note when some of its testbeds come from the reference dataset."""

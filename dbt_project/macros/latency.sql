@@ -24,3 +24,15 @@
         else 'not_reported'
     end
 {%- endmacro %}
+
+
+{#- Which span a mean over several rows measures: their one latency kind
+    (`total`, `completion`, `submission`), `mixed` when they differ (an
+    output with fio's total latency beside one with only its completion
+    latency), NULL when no row has one. -#}
+{% macro latency_kind_of_mean(kind) -%}
+    case
+        when count(distinct {{ kind }}) > 1 then 'mixed'
+        else any_value({{ kind }})
+    end
+{%- endmacro %}

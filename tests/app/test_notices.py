@@ -155,3 +155,11 @@ def test_the_unlabelled_notice_is_drawn_above_a_page_that_stops() -> None:
     assert texts[0].startswith("Hidden by the filters (no value to match): 7 results without")
     assert texts[1].startswith("No workload results")
     assert at.info[0].icon == ":material/filter_alt:"
+
+
+def test_latency_kind_notice_names_what_is_not_total_latency() -> None:
+    assert notices.latency_kind_notice(["total", None]) is None
+    notice = notices.latency_kind_notice(["total", "completion", "mixed", "completion"])
+    assert notice is not None and notice.level == "info"
+    assert "2 results: fio's completion latency (`clat`" in notice.text
+    assert "1 result: a mean of total and completion latencies" in notice.text

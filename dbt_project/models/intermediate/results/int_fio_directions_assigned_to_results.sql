@@ -72,7 +72,8 @@ directions_joined_to_jobs as (
         stg_fio__job_directions.io_bytes,
         stg_fio__job_directions.iops,
         stg_fio__job_directions.throughput_mb_s,
-        stg_fio__job_directions.completion_latency_mean_ms,
+        stg_fio__job_directions.avg_latency_mean_ms,
+        stg_fio__job_directions.avg_latency_kind,
         jobs_assigned_to_results.usr_cpu_pct,
         jobs_assigned_to_results.sys_cpu_pct,
 

@@ -92,13 +92,15 @@ results_aggregated as (
         sum(throughput_mb_s) as throughput_mb_s,
         sum(total_ios) as total_ios,
         sum(io_bytes) as io_bytes,
+        sum(io_bytes) / nullif(sum(total_ios), 0) as bytes_per_io,
         {{ weighted_mean(
-            'completion_latency_mean_ms',
+            'avg_latency_mean_ms',
             'total_ios'
         ) }} as avg_latency_ms,
+        {{ latency_kind_of_mean('avg_latency_kind') }} as avg_latency_kind,
         {%- for direction in ['read', 'write'] %}
             {{ weighted_mean(
-                'completion_latency_mean_ms',
+                'avg_latency_mean_ms',
                 'total_ios',
                 "direction = '" ~ direction ~ "'"
             ) }} as {{ direction }}_latency_ms,

@@ -89,6 +89,7 @@ results_joined_to_cpu as (
         captured_cpu_averaged.cpu_load_avg,
         int_workload_results_labelled.total_ios,
         int_workload_results_labelled.io_bytes,
+        int_workload_results_labelled.bytes_per_io,
 
         -- completeness: outputs left out, and the HCIBench -res.txt
         -- figures of the case against the recomputed sums
@@ -116,6 +117,7 @@ results_joined_to_cpu as (
 
         -- metadata
         int_workload_results_labelled.avg_latency_source,
+        int_workload_results_labelled.avg_latency_kind,
         int_workload_results_labelled.p95_latency_source,
         int_workload_results_labelled.p99_latency_source,
         case

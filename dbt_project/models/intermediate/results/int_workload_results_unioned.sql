@@ -46,7 +46,12 @@ other_results_without_percentiles as (
         case source_tool
             when 'hcibench_summary' then 'hcibench_summary_vm_average'
             else 'io_weighted'
-        end as avg_latency_source
+        end as avg_latency_source,
+        -- Vdbench's response time is the whole I/O's; HCIBench's summary
+        -- averages fio's total latency or Vdbench's response time
+        case
+            when avg_latency_ms is not null then 'total'
+        end as avg_latency_kind
 
     from (
         select * from int_vdbench_results_aggregated

@@ -15,18 +15,20 @@ workloads_described as (
         random_pct,
         block_size_bytes,
         outstanding_io,
+        -- a part the workload does not know is left out (`||` with NULL is
+        -- NULL, and concat_ws skips it), never printed as a bare unit
         concat_ws(
             ' ',
             case
                 when block_size_bytes % 1048576 = 0
-                    then concat(block_size_bytes // 1048576, 'm')
+                    then (block_size_bytes // 1048576) || 'm'
                 when block_size_bytes % 1024 = 0
-                    then concat(block_size_bytes // 1024, 'k')
-                else concat(block_size_bytes, 'b')
+                    then (block_size_bytes // 1024) || 'k'
+                else block_size_bytes || 'b'
             end,
-            concat(read_pct, '% read'),
-            concat(random_pct, '% random'),
-            concat('oio ', outstanding_io)
+            read_pct || '% read',
+            random_pct || '% random',
+            'oio ' || outstanding_io
         ) as workload_name,
         false as is_unknown
 

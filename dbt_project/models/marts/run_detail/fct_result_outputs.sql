@@ -32,9 +32,10 @@ fio_outputs_aggregated as (
         sum(iops) filter (where direction = 'write') as write_iops,
         sum(throughput_mb_s) as throughput_mb_s,
         {{ weighted_mean(
-            'completion_latency_mean_ms',
+            'avg_latency_mean_ms',
             'total_ios'
-        ) }} as avg_latency_ms
+        ) }} as avg_latency_ms,
+        {{ latency_kind_of_mean('avg_latency_kind') }} as avg_latency_kind
 
     from int_fio_directions_assigned_to_results
     group by result_id, source_file_id, source_path, host_name
@@ -55,7 +56,11 @@ vdbench_outputs_joined_to_runs as (
         stg_vdbench__runs.iops * (100.0 - stg_vdbench__runs.read_pct) / 100.0
             as write_iops,
         stg_vdbench__runs.throughput_mb_s,
-        stg_vdbench__runs.avg_latency_ms
+        stg_vdbench__runs.avg_latency_ms,
+        -- Vdbench's response time: the whole I/O's
+        case
+            when stg_vdbench__runs.avg_latency_ms is not null then 'total'
+        end as avg_latency_kind
 
     from int_result_outputs_keyed
     inner join stg_vdbench__runs
@@ -102,6 +107,7 @@ outputs_compared_to_result as (
         outputs_unioned.write_iops,
         outputs_unioned.throughput_mb_s,
         outputs_unioned.avg_latency_ms,
+        outputs_unioned.avg_latency_kind,
         100.0 * outputs_unioned.iops / nullif(fct_workload_results.iops, 0)
             as share_of_result_iops_pct,
         {{ pct_change(

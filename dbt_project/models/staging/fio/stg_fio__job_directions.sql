@@ -24,11 +24,24 @@ renamed as (
         {{ ns_to_ms('slat_mean_ns') }} as slat_mean_ms,
         {{ ns_to_ms('lat_max_ns') }} as lat_max_ms,
         {{ ns_to_ms('clat_max_ns') }} as clat_max_ms,
-        -- fio reports lat (slat + clat) when it measured it; terse v2/normal
-        -- output of old versions may only carry clat, which is then the best
-        -- mean completion latency there is.
-        {{ ns_to_ms('coalesce(lat_mean_ns, clat_mean_ns)') }}
-            as completion_latency_mean_ms,
+        -- the mean the results use and which span it measures
+        -- (ingest.records.LatencyKind): fio's total latency (lat = slat +
+        -- clat) when it is there and sound, else its completion latency
+        -- (clat: old terse v2 and normal outputs carry no lat). The parser
+        -- decides it; rows loaded by a parser that did not yet (its columns
+        -- NULL) get the same rule here.
+        {{ ns_to_ms(
+            'coalesce(avg_latency_mean_ns, lat_mean_ns, clat_mean_ns)'
+        ) }} as avg_latency_mean_ms,
+        coalesce(
+            avg_latency_kind,
+            case
+                -- a direction that did no I/O measured no latency
+                when coalesce(total_ios, 0) = 0 then null
+                when lat_mean_ns is not null then 'total'
+                when clat_mean_ns is not null then 'completion'
+            end
+        ) as avg_latency_kind,
         {{ bytes_to_mb('bw_bytes_per_s') }} as throughput_mb_s,
 
         ----------  text
