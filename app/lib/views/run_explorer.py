@@ -174,10 +174,11 @@ def other_marts(tables: Mapping[str, list[str]]) -> tuple[str, ...]:
 
 # --- Host captures in the run window (fct_result_captures) ---------------------------------
 
-# The columns of the captures table, in order.
+# The columns of the captures table, in order: the status and its reason first, where a
+# narrow window still shows them.
 CAPTURE_COLUMNS = [
-    "status", "source_tool", "host_names", "first_sampled_at", "last_sampled_at",
-    "window_sample_count", "left_out_reason", "source_path",
+    "status", "left_out_reason", "host_names", "source_tool", "window_sample_count",
+    "first_sampled_at", "last_sampled_at", "source_path",
 ]  # fmt: skip
 
 
