@@ -73,7 +73,7 @@ if depth["steady_state"] is not None:
             col.caption(view.ci_text(state, measure, spec))
 
 # --- Detail marts: each section appears once its table exists (added by dbt over time) ------
-texts = view.section_texts(row)
+texts = view.section_texts(row, depth["captures"])
 
 
 def rows_of(name: str) -> pl.DataFrame | None:
@@ -121,6 +121,8 @@ for name, metrics, title in view.SERIES:
         ui.plot(fig, f"run_{name}", key=f"run_{name}")
         if name == "host_cpu" and (caption := view.cpu_caption(rows)) is not None:
             st.caption(caption)
+# Which host captures the host CPU comes from, and which were left out and why.
+provenance.show_captures(view.captures_section(depth["captures"]))
 
 # Any other per-result mart added later still gets a plain section with its rows.
 if all(depth[name] is None for name in view.DETAIL_SECTIONS):

@@ -5,8 +5,9 @@ text a table cell, a chart's selection or a shared URL can carry. Charts put eac
 `result_id` in the trace's `customdata`; `plot` shows links for the points a user clicks or
 selects. Rows without a result (published figures) have no link.
 
-The run explorer's provenance sections (`show_source_files`, `show_label_origins`) say where
-a result comes from: its files, the tools that wrote them, and where each label came from.
+The run explorer's provenance sections (`show_source_files`, `show_label_origins`,
+`show_captures`) say where a result comes from: its files, the tools that wrote them, where each
+label came from, and which host captures its host CPU comes from.
 """
 
 from __future__ import annotations
@@ -185,4 +186,23 @@ def show_label_origins(origins: pl.DataFrame | None, where: str, result_id: str)
             "label_key", "label_value", "origin", "origin_detail"
         ),
         column_config={"origin_detail": st.column_config.TextColumn(width="large")},
+    )
+
+
+def show_captures(section: tuple[pl.DataFrame, str] | None) -> None:
+    """The host captures (esxtop, vSAN Observer, vSAN performance service) with samples in the
+    result's run window: which are attached and which were left out and why, under a line
+    that says so (views.run_explorer.captures_section of fct_result_captures). Nothing when
+    there are none."""
+    if section is None:
+        return
+    shown, summary = section
+    st.subheader("Host captures in the run window")
+    st.caption(summary)
+    ui.table(
+        shown,
+        column_config={
+            "left_out_reason": st.column_config.TextColumn("Left out because", width="large"),
+            "source_path": st.column_config.TextColumn("Path", width="large"),
+        },
     )

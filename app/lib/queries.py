@@ -244,6 +244,7 @@ RESULT_ROWS = {
     "source_files": "fct_result_source_files",
     "label_origins": "fct_result_label_origins",
     "steady_state": "fct_result_steady_state",
+    "captures": "fct_result_captures",
 }
 RESULT_SERIES = {"intervals": "fct_result_intervals", "host_cpu": "fct_result_host_cpu_samples"}
 

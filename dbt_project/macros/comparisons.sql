@@ -70,6 +70,65 @@
     ]) }}
 {%- endmacro %}
 
+{% macro run_labels_flattened(relation, columns) -%}
+    {#- One row per row of `relation` x run label of its `labels_json`:
+        the `columns` asked for, then `label`, `json_type` and `value_raw`.
+        Nested maps become dotted names (`workload.threads`), lists stay one
+        value (their JSON text), a null value is no label, and a free-form
+        label named like an effective workload column is kept apart from it
+        (`labels.<name>`). The one flattening of run labels: a result's
+        comparison labels (int_result_comparison_labels) and the labels a
+        host capture is matched on (int_result_captures_matched) read it, so
+        that both see the same labels under the same names. -#}
+    {%- set path -%}
+        ltrim(substr(label_tree.path, 2) || '.' || label_tree.key, '.')
+    {%- endset %}
+    select
+    {%- for column in columns %}
+        {{ relation }}.{{ column }},
+    {%- endfor %}
+        case
+            when
+                {{ path }} in {{ sql_text_list(comparison_effective_workload()) }}
+                then 'labels.' || {{ path }}
+            else {{ path }}
+        end as label,  -- noqa: RF04
+        label_tree.type as json_type,
+        json_extract_string(label_tree.value, '$') as value_raw
+
+    from {{ relation }},
+        json_tree({{ relation }}.labels_json) as label_tree
+    where
+        label_tree.type not in ('OBJECT', 'NULL')
+        and label_tree.fullkey not like '%[%'
+{%- endmacro %}
+
+{% macro canonical_label_text(label, json_type, value_raw) -%}
+    {#- One text per label value, so that equal values compare equal: 64
+        and 64.0 are one number, booleans true/false; texts of text-typed
+        labels (vsan_version "6.0", seeds/label_definitions.csv) are kept as
+        written. -#}
+    {%- set text_labels = [] -%}
+    {%- for key, definition in label_definitions().items()
+        if definition.type == 'text' -%}
+        {%- do text_labels.append(key) -%}
+    {%- endfor -%}
+    case
+        when {{ json_type }} = 'BOOLEAN' then lower({{ value_raw }})
+        when
+            {{ json_type }} in ('UBIGINT', 'BIGINT', 'DOUBLE')
+            or (
+                {{ json_type }} = 'VARCHAR'
+                and {{ label }} not in {{ sql_text_list(text_labels) }}
+                and try_cast({{ value_raw }} as double) is not null
+            )
+            then
+                {{ canonical_number_text('try_cast(' ~ value_raw ~ ' as double)') }}
+        when lower({{ value_raw }}) in ('true', 'false') then lower({{ value_raw }})
+        else {{ value_raw }}
+    end
+{%- endmacro %}
+
 {% macro canonical_number_text(number) -%}
     {#- A number as text without a trailing .0 (64 and 64.0 are one value),
         other decimals as DuckDB prints a double (shortest round trip). -#}

@@ -90,10 +90,19 @@ def every_column(results: pl.DataFrame, row: Mapping[str, Any]) -> pl.DataFrame:
     return pl.DataFrame({"field": fields, "value": [display(row[c]) for c in fields]})
 
 
-def section_texts(row: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+def section_texts(
+    row: Mapping[str, Any], captures: pl.DataFrame | None = None
+) -> dict[str, tuple[str, str]]:
     """Each section's heading and empty caption for this result: a tool without latency
-    buckets, or a per-run CPU figure without samples, says so in its own words."""
+    buckets, a per-run CPU figure without samples, or captures in the window that were all
+    left out (fct_result_captures) say so in their own words."""
     texts = dict(SECTIONS)
+    if captures is not None and not captures.is_empty() and not captures["is_attached"].any():
+        texts["host_cpu"] = (
+            SECTIONS["host_cpu"][0],
+            "Host captures recorded during this run, but every one was left out: its labels "
+            "contradict this result's (Host captures, below).",
+        )
     # Only fio's json+ output has latency buckets: say why a result has none by its tool.
     if row["source_tool"] != "fio":
         texts["histogram"] = (
@@ -161,3 +170,37 @@ def other_marts(tables: Mapping[str, list[str]]) -> tuple[str, ...]:
     return tuple(
         sorted(t for t, c in tables.items() if "result_id" in c and t not in SUMMARY_MARTS)
     )
+
+
+# --- Host captures in the run window (fct_result_captures) ---------------------------------
+
+# The columns of the captures table, in order: the status and its reason first, where a
+# narrow window still shows them.
+CAPTURE_COLUMNS = [
+    "status", "left_out_reason", "host_names", "source_tool", "window_sample_count",
+    "first_sampled_at", "last_sampled_at", "source_path",
+]  # fmt: skip
+
+
+def captures_section(captures: pl.DataFrame | None) -> tuple[pl.DataFrame, str] | None:
+    """A result's host captures as the run explorer shows them: the table (attached first,
+    then by path, with their status `attached` / `left out`) and one line saying how many
+    count for the host CPU, how many were left out and why (each reason once). None when the
+    mart does not exist yet or no capture has samples in the run window."""
+    if captures is None or captures.is_empty():
+        return None
+    status = pl.when(pl.col("is_attached")).then(pl.lit("attached")).otherwise(pl.lit("left out"))
+    ordered = captures.sort(["is_attached", "source_path"], descending=[True, False])
+    shown = ordered.with_columns(status=status).select(CAPTURE_COLUMNS)
+    left_out = shown.filter(pl.col("status") == "left out")
+    attached = shown.height - left_out.height
+    text = (
+        f"{attached} of {shown.height} captures with samples in this run's window are attached:"
+        " their samples count for this result's host CPU and per-host figures."
+        if attached
+        else f"None of the {shown.height} captures with samples in this run's window is attached."
+    )
+    if left_out.height:
+        reasons = "; ".join(dict.fromkeys(left_out["left_out_reason"].to_list()))
+        text += f" {left_out.height} left out: their labels contradict this result's ({reasons})."
+    return shown, text

@@ -3,17 +3,13 @@
     (`workload.threads`), the result's effective workload, and the derived
     per-VM and per-host values; which comparison dimension each counts in
     (macros/comparisons.sql, docs/ANALYSES.md). -#}
-{%- set definitions = label_definitions() -%}
-{%- set text_labels = [] -%}
-{%- for key, definition in definitions.items()
-    if definition.type == 'text' -%}
-    {%- do text_labels.append("'" ~ key ~ "'") -%}
-{%- endfor -%}
 {%- set bookkeeping = comparison_bookkeeping_labels() -%}
 {%- set overrides = comparison_workload_override_labels() -%}
 {%- set effective = comparison_effective_workload() -%}
 {%- set synonyms = comparison_synonyms() -%}
 {%- set policy = comparison_policy_labels() -%}
+{#- every key of labels_json, flattened by the one rule for run labels -#}
+{%- set keys = ['result_id', 'testbed_id', 'profile'] -%}
 
 with
 
@@ -27,23 +23,7 @@ int_workload_results_completed as (
 
 run_labels_flattened as (
 
-    -- every key of labels_json; nested maps become dotted names, lists
-    -- stay one value (their JSON text); a null value is no label
-    select
-        int_workload_results_completed.result_id,
-        int_workload_results_completed.testbed_id,
-        int_workload_results_completed.profile,
-        ltrim(
-            substr(label_tree.path, 2) || '.' || label_tree.key, '.'
-        ) as label_path,
-        label_tree.type as json_type,
-        json_extract_string(label_tree.value, '$') as value_raw
-
-    from int_workload_results_completed,
-        json_tree(int_workload_results_completed.labels_json) as label_tree
-    where
-        label_tree.type not in ('OBJECT', 'NULL')
-        and label_tree.fullkey not like '%[%'
+    {{ run_labels_flattened('int_workload_results_completed', keys) }}
 
 ),
 
@@ -53,14 +33,7 @@ run_labels_named as (
         result_id,
         testbed_id,
         profile,
-        -- a free-form label named like an effective workload column is
-        -- kept apart from it
-        case
-            when
-                label_path in {{ sql_text_list(effective) }}
-                then 'labels.' || label_path
-            else label_path
-        end as label,  -- noqa: RF04
+        label,
         'run_label' as label_origin,
         json_type,
         value_raw
@@ -145,20 +118,8 @@ labels_canonical as (
         profile,
         label,
         label_origin,
-        case
-            when json_type = 'BOOLEAN' then lower(value_raw)
-            when
-                json_type in ('UBIGINT', 'BIGINT', 'DOUBLE')
-                or (
-                    json_type = 'VARCHAR'
-                    and label not in ({{ text_labels | join(', ') }})
-                    and try_cast(value_raw as double) is not null
-                )
-                then
-                    {{ canonical_number_text('try_cast(value_raw as double)') }}
-            when lower(value_raw) in ('true', 'false') then lower(value_raw)
-            else value_raw
-        end as value_text,
+        {{ canonical_label_text('label', 'json_type', 'value_raw') }}
+            as value_text,
         case
             when json_type in ('UBIGINT', 'BIGINT', 'DOUBLE', 'VARCHAR')
                 then try_cast(value_raw as double)

@@ -1,8 +1,9 @@
 {#- Per-host figures of a workload result, one row per result x host x
     origin: fio client mode reports each client host's jobs (`fio_client`);
-    vSAN Observer / performance service captures give each host's DOM client
-    IOPS, host CPU and (esxtop) host CPU load average, averaged over the samples inside the result's time
-    window on the same testbed (`capture`). -#}
+    esxtop, vSAN Observer and performance service captures give each host's
+    DOM client IOPS, host CPU and (esxtop) host CPU load average, averaged
+    over the samples of the captures attached to the result inside its time
+    window (`capture`; int_result_captures_matched says which attach). -#}
 with
 
 {{ import_ctes(['int_result_host_samples']) }},
