@@ -39,6 +39,7 @@ url.publish({PARAM: result_id})  # no URL yet, or its result is no longer offere
 selected = results.filter(pl.col("result_id") == result_id)
 row = selected.row(0, named=True)
 ui.reconstructed_note(selected)
+ui.latency_kind_note(selected)
 ui.metric_row(row, view.HEADLINE, help=view.cpu_source_help(row))
 ui.plot(charts.latency_figures(row, title="Latency figures"), "run_latency")
 

@@ -1,7 +1,9 @@
-{#- One row per workload result x host CPU sample taken on the result's
-    testbed during its run window (started_at to ended_at): the host CPU the
-    run explorer draws for a result. A sample of overlapping runs belongs
-    to each of them. The sample's columns are fct_host_cpu_samples' own. -#}
+{#- One row per workload result x host CPU sample of a capture attached to
+    it (int_result_captures_matched: on the result's testbed, inside its run
+    window, labels that do not contradict the result's): the host CPU the run
+    explorer draws for a result. A sample of overlapping runs belongs to each
+    of them its labels agree with. The sample's columns are
+    fct_host_cpu_samples' own. -#}
 with
 
 {{ import_ctes(['int_result_host_samples', 'fct_host_cpu_samples']) }},
