@@ -48,6 +48,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.process import stop
+
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "out" / "server_connections"
 SCRIPTS = {
@@ -246,12 +248,7 @@ def served(
             time.sleep(0.3)
         yield Served(address, proc.pid, log)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, 20)
 
 
 def measure(name: str, args: argparse.Namespace) -> list[str]:

@@ -53,17 +53,12 @@ from typing import Any, TypeVar
 
 import duckdb
 
-from warehouse import ducklake
+from warehouse import base, ducklake
 from warehouse.base import (
     IdentityLocks,
     MissingFile,
     Reader,
-    ServingStatus,
-    ValidationNotRecorded,
-    ValidationReport,
     Warehouse,
-    WarehouseLost,
-    WarehouseUnavailable,
     insert_validation_sql,
     require_validation_table,
     rows_by_column,
@@ -126,7 +121,7 @@ def _latest_data_change(con: duckdb.DuckDBPyConnection) -> tuple[int, dt.datetim
     ).fetchone()
 
 
-def latest_validation(con: duckdb.DuckDBPyConnection) -> ValidationReport | None:
+def latest_validation(con: duckdb.DuckDBPyConnection) -> base.ValidationReport | None:
     """The newest validation run in the lake's history, passed or failed; None before any."""
     row = con.execute(
         f"select commit_extra_info from {_SNAPSHOTS} where author = ? "
@@ -144,7 +139,7 @@ def latest_validation(con: duckdb.DuckDBPyConnection) -> ValidationReport | None
     names = [d[0] for d in cursor.description]
     outcomes = tuple(dict(zip(names, r, strict=True)) for r in cursor.fetchall())
     validated_ns = snapshot_time_ns(con, int(info["validated_snapshot"]))
-    return ValidationReport(run_at=run_at, validated_ns=validated_ns, outcomes=outcomes)
+    return base.ValidationReport(run_at=run_at, validated_ns=validated_ns, outcomes=outcomes)
 
 
 def published_or_latest(con: duckdb.DuckDBPyConnection) -> int:
@@ -223,7 +218,7 @@ _kept: dict[str, _Kept] = {}  # lake uri -> its kept connections
 _retired: deque[duckdb.DuckDBPyConnection] = deque(maxlen=4)
 _kept_lock = threading.Lock()
 # The lake's serving status, kept LAKE_CHECK_S (uri -> (when, status)).
-_statuses: dict[str, tuple[float, ServingStatus]] = {}
+_statuses: dict[str, tuple[float, base.ServingStatus]] = {}
 
 
 class LakeReader(Reader):
@@ -268,10 +263,10 @@ class LakeReader(Reader):
                 raise self._unreadable(exc) from exc
             return kept
 
-    def _unreadable(self, reason: Exception) -> WarehouseUnavailable:
+    def _unreadable(self, reason: Exception) -> base.WarehouseUnavailable:
         """What the pages say of a lake they cannot read. PostgreSQL's own message may quote
         the conninfo: its password is never shown."""
-        return WarehouseUnavailable(
+        return base.WarehouseUnavailable(
             f"The team warehouse {self.lake.describe()} cannot be read: "
             f"{ducklake.redact(str(reason))}"
         )
@@ -310,7 +305,7 @@ class LakeReader(Reader):
         try:
             directory = ducklake.extension_directory()
         except LakeError as exc:
-            raise WarehouseUnavailable(str(exc)) from exc
+            raise base.WarehouseUnavailable(str(exc)) from exc
         return {"extension_directory": str(directory), "allow_persistent_secrets": True}
 
     def attach(self, con: duckdb.DuckDBPyConnection, *, snapshot: int | None = None) -> None:
@@ -320,7 +315,7 @@ class LakeReader(Reader):
             snapshot = published_or_latest(con)
         elif snapshot > ducklake.current_snapshot(con) or snapshot < 0:
             latest = ducklake.current_snapshot(con)
-            raise WarehouseUnavailable(
+            raise base.WarehouseUnavailable(
                 f"The lake has no snapshot {snapshot} (the latest is {latest}); "
                 "`select snapshot_id, snapshot_time, changes from lake.snapshots()` lists them."
             )
@@ -416,15 +411,15 @@ class LakeWarehouse(LakeAddress, Warehouse):
     def data_files_checked(self) -> int:
         return 0 if "://" in self.data_path else len(self._data_files())
 
-    def lost(self, reason: BaseException) -> WarehouseLost:
-        return WarehouseLost(
+    def lost(self, reason: BaseException) -> base.WarehouseLost:
+        return base.WarehouseLost(
             f"Lost the lake's catalog {self.describe()} while writing: "
             f"{ducklake.redact(str(reason)).splitlines()[0]}"
         )
 
     def raise_if_lost(self, failure: BaseException) -> None:
         """A failed statement or commit: if the catalog no longer answers, the lake is lost."""
-        if isinstance(failure, WarehouseLost):
+        if isinstance(failure, base.WarehouseLost):
             raise failure
         try:
             ducklake.catalog_session(self, connect_timeout_s=CATALOG_PROBE_TIMEOUT_S).close()
@@ -503,12 +498,12 @@ class LakeWarehouse(LakeAddress, Warehouse):
         try:
             con = self.connect()
         except LakeError as exc:
-            raise ValidationNotRecorded(str(exc)) from exc
+            raise base.ValidationNotRecorded(str(exc)) from exc
         try:
             require_validation_table(con)
             return ducklake.commit_labelled(con, (VALIDATION_AUTHOR, message, extra), write)
         except duckdb.Error as exc:
-            raise ValidationNotRecorded(f"{self.describe()}: {exc}") from exc
+            raise base.ValidationNotRecorded(f"{self.describe()}: {exc}") from exc
         finally:
             con.close()
 
@@ -542,7 +537,7 @@ class LakeWarehouse(LakeAddress, Warehouse):
             con.close()
         return None if snapshot is None else f"snapshot {snapshot}"
 
-    def serving_status(self, *, recent_ok: bool = False) -> ServingStatus:
+    def serving_status(self, *, recent_ok: bool = False) -> base.ServingStatus:
         """The served snapshot against the newest data: a few catalog queries, so with
         `recent_ok` (the dashboard) they are asked at most every LAKE_CHECK_S, like the served
         snapshot. When the lake cannot be asked, an empty status: the page's first read then
@@ -553,7 +548,7 @@ class LakeWarehouse(LakeAddress, Warehouse):
         try:
             found = self.status_now()
         except (LakeError, duckdb.Error):
-            return ServingStatus(self.reader().name, None, None, None, False, None)
+            return base.ServingStatus(self.reader().name, None, None, None, False, None)
         _statuses[self.uri] = (time.monotonic(), found)
         kept = _kept.get(self.uri)
         if kept is not None:
@@ -562,7 +557,7 @@ class LakeWarehouse(LakeAddress, Warehouse):
             kept.checked_at = 0.0
         return found
 
-    def status_now(self, con: duckdb.DuckDBPyConnection | None = None) -> ServingStatus:
+    def status_now(self, con: duckdb.DuckDBPyConnection | None = None) -> base.ServingStatus:
         """`serving_status` asked now. `con`: a connection to the lake's newest snapshot to
         reuse (opening one, ATTACH, is most of the cost). `pending`: some data commit is newer
         than the served snapshot."""
@@ -571,7 +566,7 @@ class LakeWarehouse(LakeAddress, Warehouse):
         try:
             served = ducklake.published_snapshot(con)
             changed_id, changed_at = _latest_data_change(con)
-            return ServingStatus(
+            return base.ServingStatus(
                 main=self.describe(),
                 snapshot=None if served is None else f"snapshot {served}",
                 snapshot_as_of_ns=snapshot_time_ns(con, served),

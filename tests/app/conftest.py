@@ -21,6 +21,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from harness.process import stop
 from tests.conftest import marts_warehouse
 
 REPO = Path(__file__).resolve().parents[2]
@@ -140,9 +141,4 @@ def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc, 15)

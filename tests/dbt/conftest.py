@@ -41,13 +41,41 @@ class BuiltWarehouse:
     labelled_folder: Path
 
     def query(self, sql: str, params: list | None = None) -> list[tuple]:
-        # dbt-duckdb keeps its own (read-write) handle open in this process;
-        # DuckDB only shares a file between handles of the same configuration.
-        con = duckdb.connect(str(self.path))
-        try:
-            return con.execute(sql, params or []).fetchall()
-        finally:
-            con.close()
+        return query_built(self.path, sql, params)
+
+
+def query_built(db: Path, sql: str, params: list | None = None) -> list[tuple]:
+    """Rows of `sql` on a warehouse dbt built in this process: dbt-duckdb keeps its own
+    (read-write) handle open, and DuckDB only shares a file between handles of the same
+    configuration, so this opens it as dbt did."""
+    con = duckdb.connect(str(db))
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+@dataclass(frozen=True)
+class LoadedAndBuilt:
+    """A folder loaded with `ingest load` and built with dbt, for one test module."""
+
+    db: Path
+    load_exit: int
+    success: bool
+    failures: list[str]
+
+    def query(self, sql: str, params: list | None = None) -> list[tuple]:
+        return query_built(self.db, sql, params)
+
+
+def load_and_build(tree: Path, work: Path) -> LoadedAndBuilt:
+    """`ingest load` of `tree` into `work/warehouse.duckdb`, then `dbt build`."""
+    from ingest.__main__ import main as ingest_main
+
+    db = work / "warehouse.duckdb"
+    load_exit = ingest_main(["load", str(tree), "--db", str(db), "--quiet"])
+    success, failures = _dbt_build(db, work)
+    return LoadedAndBuilt(db, load_exit, success, failures)
 
 
 def _labelled_folder(root: Path) -> Path:

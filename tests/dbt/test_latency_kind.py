@@ -17,13 +17,11 @@ import json
 import shutil
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from app.lib import notices
-from ingest.__main__ import main as ingest_main
 from tests.conftest import SAMPLES
-from tests.dbt.conftest import _dbt_build
+from tests.dbt.conftest import load_and_build, query_built
 
 pytestmark = pytest.mark.slow
 
@@ -41,33 +39,31 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     edited = json.loads(SAMPLE.read_text(encoding="utf-8"))
     edited["jobs"][0]["read"]["lat_ns"]["mean"] = 1e15  # 11.6 days in a 60 s job
     (work / "runs" / "completion" / "out.json").write_text(json.dumps(edited), encoding="utf-8")
-    db = work / "warehouse.duckdb"
-    assert ingest_main(["load", str(work / "runs"), "--db", str(db), "--quiet"]) == 0
-    success, failures = _dbt_build(db, work)
-    assert success, failures
-    return db
+    built = load_and_build(work / "runs", work)
+    assert built.load_exit == 0 and built.success, built.failures
+    return built.db
 
 
 def test_each_average_latency_carries_its_kind(built: Path) -> None:
-    with duckdb.connect(str(built)) as con:  # as dbt opened it: one configuration per file
-        results = dict(
-            (testbed, (kind, round(latency_ms * 1000, 2)))
-            for testbed, kind, latency_ms in con.execute(
-                "select testbed, avg_latency_kind, avg_latency_ms from marts.fct_workload_results"
-            ).fetchall()
-        )
-        outputs = con.execute(
-            "select distinct avg_latency_kind from marts.fct_result_outputs order by 1"
-        ).fetchall()
+    rows = query_built(
+        built, "select testbed, avg_latency_kind, avg_latency_ms from marts.fct_workload_results"
+    )
+    results = {testbed: (kind, round(ms * 1000, 2)) for testbed, kind, ms in rows}
+    outputs = query_built(
+        built, "select distinct avg_latency_kind from marts.fct_result_outputs order by 1"
+    )
     assert results == {"lab-total": ("total", 112.8), "lab-completion": ("completion", 103.25)}
     assert outputs == [("completion",), ("total",)]
 
 
 def test_the_dashboard_says_which_latency_is_not_total(built: Path) -> None:
-    with duckdb.connect(str(built)) as con:
-        kinds = [k for (k,) in con.execute(
-            "select avg_latency_kind from marts.ra_comparison_points where origin = 'measured'"
-        ).fetchall()]  # fmt: skip
+    kinds = [
+        kind
+        for (kind,) in query_built(
+            built,
+            "select avg_latency_kind from marts.ra_comparison_points where origin = 'measured'",
+        )
+    ]
     notice = notices.latency_kind_notice(kinds)
     assert notice is not None
     assert "the average latency of 1 result: fio's completion latency (`clat`" in notice.text

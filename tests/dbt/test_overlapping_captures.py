@@ -23,16 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from ingest.__main__ import main as ingest_main
 from synth.dataset import write_reference_dataset
 from synth.esxtop_csv import HostCapture, capture_text
-from tests.dbt.conftest import _dbt_build
+from tests.dbt.conftest import LoadedAndBuilt, load_and_build
 
 pytestmark = pytest.mark.slow
 
@@ -108,44 +105,22 @@ def _tree(work: Path) -> Path:
     return tree
 
 
-@dataclass(frozen=True)
-class Built:
-    db: Path
-    success: bool
-    failures: list[str]
-    load_exit: int
-
-    def query(self, sql: str, params: list | None = None) -> list[tuple]:
-        # dbt-duckdb keeps its own (read-write) handle open in this process; DuckDB only shares
-        # a file between handles of the same configuration
-        con = duckdb.connect(str(self.db))
-        try:
-            return con.execute(sql, params or []).fetchall()
-        finally:
-            con.close()
-
-    def result_id(self, transport: str) -> str:
-        ((rid,),) = self.query(
-            "select result_id from marts.fct_workload_results where testbed = ? and transport = ?",
-            [TESTBED, transport],
-        )
-        return rid
+def result_id(built: LoadedAndBuilt, transport: str) -> str:
+    ((rid,),) = built.query(
+        "select result_id from marts.fct_workload_results where testbed = ? and transport = ?",
+        [TESTBED, transport],
+    )
+    return rid
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+def built(tmp_path_factory: pytest.TempPathFactory) -> LoadedAndBuilt:
     work = tmp_path_factory.mktemp("overlapping_captures")
     tree = _tree(work)
-    db = work / "warehouse.duckdb"
-    load_exit = ingest_main(["load", str(tree), "--db", str(db), "--quiet"])
-    success, failures = _dbt_build(db, work)
-    return Built(db, success, failures, load_exit)
-
-
-def test_captures_load_and_dbt_build_passes(built):
-    assert built.load_exit == 0
-    assert built.failures == []
-    assert built.success
+    built = load_and_build(tree, work)
+    # the captures load and dbt builds (every test below reads what it built)
+    assert (built.load_exit, built.failures, built.success) == (0, [], True)
+    return built
 
 
 def test_the_tcp_captures_record_into_the_rdma_window(built):
@@ -190,7 +165,7 @@ def test_run_explorer_mart_says_which_captures_count(built):
         "is_attached, left_out_reason, window_sample_count, last_sampled_at "
         "from marts.fct_result_captures order by all"
     )
-    tcp, rdma = built.result_id("tcp"), built.result_id("rdma")
+    tcp, rdma = result_id(built, "tcp"), result_id(built, "rdma")
     reason = "transport: tcp (capture) vs rdma (result)"
     end = RDMA_WINDOW[1]
     expected = [
@@ -208,7 +183,7 @@ def test_host_cpu_series_holds_only_attached_samples(built):
     rows = built.query(
         "select s.host_name, count(*), avg(s.cpu_util_pct) "
         "from marts.fct_result_host_cpu_samples s where s.result_id = ? group by all order by 1",
-        [built.result_id("rdma")],
+        [result_id(built, "rdma")],
     )
     assert [(h, n) for h, n, _ in rows] == [(HOSTS[0], 13), (HOSTS[1], 13)]
     assert [cpu for *_, cpu in rows] == [pytest.approx(47.0), pytest.approx(45.0)]

@@ -139,9 +139,11 @@ Tables
                            prints
     xfersize_bytes         the configured transfer size when the output holds it (module
                            `xfersize`): the raw flatfile's `xfersize` when the run's bytes per
-                           I/O equal it, a `For loops: xfersize=` run line, or wd=/fwd=/rd=
-                           parameter lines in the same text; else None
-    xfersize_source        `flatfile` | `for_loops` | `parameter_file` | None
+                           I/O equal it, a `For loops: xfersize=` run line, wd=/fwd=/rd=
+                           parameter lines in the same text, or the HCIBench case's name;
+                           else None
+    xfersize_source        `flatfile` | `for_loops` | `parameter_file` | `hcibench_case` (the
+                           case folder's name, HCIBench's parameter file) | None
     xfersize_unknown_reason  why xfersize_bytes is None (`the flatfile's xfersize 512 is not
                            what the I/Os moved (7,832 bytes per I/O): a transfer-size
                            distribution ...`, `the output does not print the configured
@@ -163,7 +165,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from ingest.parsers._common import is_document
+from ingest.parsers._common import hcibench_case_name, is_document
 from ingest.parsers.vdbench.flatfile import parse_flatfile
 from ingest.parsers.vdbench.records import (
     FsOperation,
@@ -197,7 +199,7 @@ __all__ = [
 FORMAT = "vdbench"
 # 3: file-system runs, state_reason, workload_kind; 4: xfersize_bytes only a configured size;
 # 5: latency_kind
-PARSER_VERSION = "5"
+PARSER_VERSION = "6"
 
 TABLES = {
     "vdbench_outputs": VdbenchOutput,
@@ -256,7 +258,9 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
         parse_flatfile(text, source, parsed)
     else:
         parse_report(text, source, output_kind(text, source.name), parsed)
-    parsed.tables["vdbench_runs"] = with_configured_xfersize(parsed.tables["vdbench_runs"], text)
+    parsed.tables["vdbench_runs"] = with_configured_xfersize(
+        parsed.tables["vdbench_runs"], text, hcibench_case_name(source)
+    )
     for table in ("vdbench_runs", "vdbench_intervals"):
         parsed.tables[table] = [_with_latency_kind(row) for row in parsed.tables[table]]
     parsed.no_result_reason = no_result_reason(parsed)

@@ -33,6 +33,7 @@ class XfersizeSource(enum.StrEnum):
     flatfile = "flatfile"  # the raw flatfile's `xfersize` column
     for_loops = "for_loops"  # `For loops: xfersize=8k` on the run line
     parameter_file = "parameter_file"  # wd=/fwd=/rd= lines in the same text
+    hcibench_case = "hcibench_case"  # the HCIBench test case the output belongs to
 
 
 class FsOperation(enum.StrEnum):

@@ -13,7 +13,10 @@ stays `bytes_per_io`. The configured size is taken, in this order, from:
    parameter file, parmfile.html's `* Contents of parameter file:` section pasted with the
    output): the run's workloads' `xfersize=` (any prefix Vdbench accepts, `xf=`), the
    `wd=default`/`fwd=default` one, else Vdbench's default 4k; a distribution, a
-   `(min,max,align)` range or workloads asking for different sizes give no single size.
+   `(min,max,align)` range or workloads asking for different sizes give no single size;
+4. the HCIBench test case the output belongs to (a VM's stdout in its case folder): HCIBench
+   names the case after the parameter file it ran, block size included
+   (`vdb-8vmdk-100ws-4k-...`), so the case name says what the VM's Vdbench was asked for.
 
 Otherwise `xfersize_bytes` is None and `xfersize_unknown_reason` says why.
 """
@@ -25,6 +28,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ingest.parsers._common import parse_size_bytes
+from ingest.parsers.hcibench.case_name import parse_case_name
 from ingest.parsers.vdbench.records import VdbenchRun, XfersizeSource
 from ingest.parsers.vdbench.runs import TAG
 
@@ -41,12 +45,18 @@ class _Configured:
     reason: str | None
 
 
-def with_configured_xfersize(runs: list[VdbenchRun], text: str) -> list[VdbenchRun]:
-    """The runs with `xfersize_bytes`, `xfersize_source` and `xfersize_unknown_reason` set."""
+def with_configured_xfersize(
+    runs: list[VdbenchRun], text: str, case_name: str | None = None
+) -> list[VdbenchRun]:
+    """The runs with `xfersize_bytes`, `xfersize_source` and `xfersize_unknown_reason` set;
+    `case_name`: the HCIBench test case of the output, if any."""
     parameters = _Parameters.read(text)
+    case = parse_case_name(case_name) if case_name else None
     out = []
     for run in runs:
         found = _configured(run, parameters)
+        if found.size is None and case is not None and run.bytes_per_io != 0:
+            found = _Configured(case.block_size_bytes, XfersizeSource.hcibench_case, None)
         out.append(
             replace(
                 run,

@@ -1,8 +1,6 @@
 with
 
-{{ import_ctes([
-    'stg_vdbench__outputs', 'stg_ingest__source_files', 'stg_hcibench__cases',
-]) }},
+{{ import_ctes(['stg_vdbench__outputs', 'stg_ingest__source_files']) }},
 
 stg_vdbench__runs as (
 
@@ -22,36 +20,16 @@ int_result_outputs_keyed as (
 
 ),
 
-case_block_sizes as (
-
-    -- the block size an HCIBench test case configured (its name, or its
-    -- Vdbench parameter file), for the per-VM stdouts in its folder
-    select
-        stg_ingest__source_files.hcibench_case,
-        any_value(stg_hcibench__cases.block_size_bytes) as block_size_bytes
-    from stg_hcibench__cases
-    inner join stg_ingest__source_files
-        on
-            stg_hcibench__cases.source_file_id
-            = stg_ingest__source_files.source_file_id
-    where stg_ingest__source_files.hcibench_case is not null
-    group by stg_ingest__source_files.hcibench_case
-
-),
-
 runs_assigned_to_results as (
 
     select
         stg_vdbench__runs.*,
         -- the block size is a configured transfer size: the xfersize the
-        -- output prints (the parser keeps only a configured one), else the
-        -- HCIBench case's. Never bytes_per_io, the mean bytes an I/O moved
-        -- (7,814 for an 8 KiB run, any mean of a distribution): that is a
-        -- measure of its own, and without a configured size the block size
-        -- is unknown (NULL)
-        coalesce(
-            stg_vdbench__runs.xfersize_bytes, case_block_sizes.block_size_bytes
-        ) as run_block_size_bytes,
+        -- parser found (printed, in the parameters, or the HCIBench case's
+        -- name). Never bytes_per_io, the mean bytes an I/O moved (7,814 for
+        -- an 8 KiB run, any mean of a distribution): that is a measure of
+        -- its own, and without a configured size the block size is unknown
+        stg_vdbench__runs.xfersize_bytes as run_block_size_bytes,
         stg_vdbench__outputs.output_kind_rank,
         stg_vdbench__outputs.host_count,
         stg_ingest__source_files.result_per,
@@ -76,10 +54,6 @@ runs_assigned_to_results as (
             stg_vdbench__runs.source_file_id
             = int_result_outputs_keyed.source_file_id
             and stg_vdbench__runs.run_index = int_result_outputs_keyed.run_index
-    left join case_block_sizes
-        on
-            stg_ingest__source_files.hcibench_case
-            = case_block_sizes.hcibench_case
 
 ),
 
