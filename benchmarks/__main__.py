@@ -47,6 +47,9 @@ FULL = {
     "dbt build: 1, 10, 30 million esxtop samples, 10,000 results": ["benchmarks.bench_dbt"],
     "dashboard: page server time at 10 million esxtop samples": ["benchmarks.bench_dashboard"],
     "SQL console: ten concurrent runaway queries": ["benchmarks.bench_sql_console"],
+    "dashboard server: 1,000 idle, half-sent and unread WebSocket connections": [
+        "benchmarks.bench_server_connections"
+    ],
     "ingest load: peak memory over 1,000 files and a 100-member archive": [
         "benchmarks.bench_load_memory"
     ],
