@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.markup import escape
 
+from expectations.outcome import EXIT_USAGE
 from warehouse import ResultsTableMissing, Warehouse
-
-USAGE_ERROR = 2
 
 if TYPE_CHECKING:  # expectations.cli is imported when the gate runs: GX takes seconds
     from expectations.cli import Validation
@@ -42,7 +41,7 @@ def publish(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
     missing = wh.missing_reason()
     if missing is not None:
         console.print(f"[red]error:[/] {escape(missing)}")
-        return USAGE_ERROR
+        return EXIT_USAGE
     with wh.exclusive(writes=False):
         run = validate_and_record(wh, console, failures_only=True)
         refusal = _refusal(run)

@@ -140,7 +140,7 @@ def run_query(
     try:
         with tempfile.TemporaryDirectory(prefix="sql-console-") as tmp:
             out_path = Path(tmp) / "result.arrow"
-            reader = where if isinstance(where, Reader) else _reader(where)
+            reader = where if isinstance(where, Reader) else warehouse.reader_for(where)
             request = Request(
                 reader.child_settings(), statement, str(out_path), max_rows, max_bytes,
                 max_cell_chars, CHILD_MEMORY_BYTES, snapshot,
@@ -160,12 +160,6 @@ def run_query(
         elapsed_s=time.monotonic() - started,
         notes=tuple(notes),
     )
-
-
-def _reader(where: str | Path) -> Reader:
-    """The reader the dashboard's name stands for; its child settings carry what the worker
-    needs (a lake's password too: the reading name hides it)."""
-    return warehouse.reader_for(where)
 
 
 def _raise_for(outcome: Outcome) -> None:

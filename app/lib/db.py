@@ -18,7 +18,7 @@ import duckdb
 import polars as pl
 
 import warehouse
-from warehouse import Reader, ServingStatus, ValidationReport, WarehouseUnavailable, readers
+from warehouse import ServingStatus, ValidationReport, WarehouseUnavailable, readers
 
 __all__ = [
     "ServingStatus",
@@ -44,15 +44,10 @@ def reading_path(db: str | Path | None = None) -> str:
     return readers.reading_name(db)
 
 
-def _reader(where: str | Path) -> Reader:
-    """Cheap: the connections a reader keeps live in the warehouse package, per process."""
-    return warehouse.reader_for(where)
-
-
 @contextmanager
 def read_only(where: str | Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-only connection (or cursor) on the served version, for one block."""
-    with _reader(where).cursor() as con:
+    with warehouse.reader_for(where).cursor() as con:
         yield con
 
 
@@ -73,7 +68,7 @@ def marts_columns(where: str | Path) -> dict[str, list[str]]:
 def served_snapshot(where: str | Path) -> int | None:
     """The published snapshot the dashboard serves (team mode; None for a file or before the
     first publish)."""
-    return _reader(where).served_snapshot()
+    return warehouse.reader_for(where).served_snapshot()
 
 
 def serving_status() -> ServingStatus:
