@@ -29,10 +29,14 @@ TEMPLATE.layout.legend = {
 TEMPLATE.layout.margin = {"l": 60, "r": 60, "t": 80, "b": 40}
 TEMPLATE.layout.hovermode = "x unified"
 
-# One colour per profile and per transport, the same on every page.
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
+# One colour per profile and per transport, the same on every page. Okabe & Ito's palette
+# (Color Universal Design): told apart with deuteranopia and protanopia, where plotly's
+# default puts red (density) next to green (balanced). Black is left for marks drawn over
+# the bars (latency markers), so they stay visible on a bar of any colour.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442"]
+MARK_COLOR = "#000000"
 PROFILE_ORDER = ["baseline", "performance", "balanced", "density"]
-TRANSPORT_COLORS = {"tcp": "#1f77b4", "rdma": "#ff7f0e"}
+TRANSPORT_COLORS = {"tcp": PALETTE[0], "rdma": PALETTE[1]}
 WORKING_SET_ORDER = ["cache", "capacity"]
 # Browsers stay responsive up to a few thousand SVG points per trace; queries.py already
 # buckets time series to 2,000 points, and WebGL (Scattergl) draws the rest cheaply.
@@ -190,6 +194,119 @@ def workload_labels(df: pl.DataFrame, *, without: tuple[str, ...] = ()) -> list[
         workload_label({k: v for k, v in row.items() if k not in without})
         for row in df.iter_rows(named=True)
     ]
+
+
+def plural(count: object, noun: str) -> str:
+    """`1 VM`, `16 VMs`, `4 nodes`: a count with its noun (never "1 VMs")."""
+    n = int(count)  # type: ignore[call-overload]
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+# What a chart's subtitle says about its workload and configuration, in this order: a key
+# whose value is the same on every row is printed once in the subtitle (and the legend need
+# not repeat it); a key whose values differ is what the legend or the axis must name.
+CONTEXT_KEYS = (
+    "testbed",
+    "block_size_bytes",
+    "read_pct",
+    "random_pct",
+    "outstanding_io",
+    "vm_count",
+    "nodes",
+    "profile",
+    "working_set",
+    "transport",
+    "vsan_version",
+    "origin",
+)
+CONTEXT_NAMES = {
+    "testbed": "testbed",
+    "block_size_bytes": "block size",
+    "read_pct": "read mix",
+    "random_pct": "random / sequential",
+    "outstanding_io": "outstanding I/O",
+    "vm_count": "VMs",
+    "nodes": "nodes",
+    "profile": "profile",
+    "working_set": "working set",
+    "transport": "transport",
+    "vsan_version": "vSAN version",
+    "origin": "origin",
+}
+
+
+def context_value(key: str, value: object) -> str:
+    """One context key's value as a subtitle prints it: `4K`, `70% read`, `random`,
+    `OIO 16`, `1 VM`, `4 nodes`, `testbed micron-sata`, `vSAN 6.7`."""
+    if is_missing(value):
+        return f"{CONTEXT_NAMES.get(key, key)} {MISSING}"
+    if key == "block_size_bytes":
+        return bytes_label(int(value))  # type: ignore[call-overload]
+    if key == "read_pct":
+        return f"{value:g}% read"
+    if key == "random_pct":
+        return "random" if value >= 100 else "sequential" if value <= 0 else f"{value:g}% random"  # type: ignore[operator]
+    if key == "outstanding_io":
+        return f"OIO {int(value)}"  # type: ignore[call-overload]
+    if key == "vm_count":
+        return plural(value, "VM")
+    if key == "nodes":
+        return plural(value, "node")
+    if key == "testbed":
+        return f"testbed {value}"
+    if key == "vsan_version":
+        return f"vSAN {value}"
+    if key in ("working_set",):
+        return f"{value} working set"
+    if key in ("profile",):
+        return f"{value} profile"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class ChartContext:
+    """What a frame's rows share and what differs among them (CONTEXT_KEYS it has)."""
+
+    fixed: dict[str, object]  # key -> the one value every row has (NULL counts as a value)
+    varying: tuple[str, ...]  # keys with two or more values, in CONTEXT_KEYS order
+
+    def subtitle(self, *, skip: Iterable[str] = (), extra: Iterable[str] = ()) -> str:
+        """`testbed x · 4K · random · OIO 16 · 1 VM · 4 nodes · measured`, then what varies
+        (`varies: read mix, profile`) and `extra` notes; `skip`: keys the axes already say."""
+        skipped = set(skip)
+        parts = [
+            context_value(k, v)
+            for k, v in self.fixed.items()
+            if k not in skipped and not is_missing(v)
+        ]
+        parts += list(extra)
+        varying = [CONTEXT_NAMES[k] for k in self.varying if k not in skipped]
+        if varying:
+            parts.append("varies: " + ", ".join(varying))
+        return " · ".join(parts)
+
+
+def chart_context(df: pl.DataFrame, keys: Sequence[str] = CONTEXT_KEYS) -> ChartContext:
+    """The context of `df`'s rows over the `keys` columns it has."""
+    fixed: dict[str, object] = {}
+    varying = []
+    for key in keys:
+        if key not in df.columns or df.is_empty():
+            continue
+        values = df[key].unique()
+        if values.len() == 1:
+            fixed[key] = values[0]
+        else:
+            varying.append(key)
+    return ChartContext(fixed, tuple(varying))
+
+
+def with_subtitle(fig: go.Figure, text: str) -> go.Figure:
+    """Put `text` under the figure's title (layout.title.subtitle): it is part of the figure,
+    so it stays in every export (SVG, PNG, the report's PDF)."""
+    if text:
+        fig.update_layout(title={"subtitle": {"text": text}})
+    return fig
 
 
 def bytes_label(size: int) -> str:
