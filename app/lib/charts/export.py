@@ -1,0 +1,84 @@
+"""A figure as a file a paper can use: SVG, PDF (vector) or PNG at a chosen size and scale.
+
+Plotly's own exporter, kaleido, renders the figure in Debian's headless chromium (the one
+scripts/setup.sh installs; kaleido downloads nothing). Starting that browser costs about 2 s,
+an export with it running about 0.15 s, so one browser serves every export of the process
+(the dashboard's downloads, the report's figures) and a lock keeps exports one at a time:
+kaleido's server is a process-wide singleton.
+
+The subtitle (workload and configuration, common.with_subtitle) is part of the figure's
+layout, so every export carries it. The dashboard applies its layout rules (`finish`) before
+exporting, as before drawing.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+FORMATS = {"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSize:
+    """Width and height in CSS pixels (1/96 inch); `scale` multiplies a PNG's pixels (a 1200 x
+    600 figure at scale 3 is 3600 x 1800 px: 300 dpi at 12 x 6 inches). Vector formats ignore
+    `scale`: they have no pixels."""
+
+    width: int = 1200
+    height: int = 600
+    scale: float = 3.0
+
+    def __post_init__(self) -> None:
+        if not (100 <= self.width <= 10_000 and 100 <= self.height <= 10_000):
+            raise ValueError(f"export size {self.width} x {self.height} px: each 100 to 10,000")
+        if not 0.5 <= self.scale <= 10:
+            raise ValueError(f"export scale {self.scale}: 0.5 to 10")
+
+
+# A publication default: a two-column paper's full text width at 300 dpi.
+PUBLICATION = ExportSize()
+
+_lock = threading.Lock()
+_server: dict[str, bool] = {}
+
+
+def _ensure_server() -> None:
+    """Start kaleido's browser once per process (under `_lock`)."""
+    if _server.get("running"):
+        return
+    import kaleido  # imported late: only an export needs it, and it starts nothing on import
+
+    kaleido.start_sync_server(silence_warnings=True)
+    _server["running"] = True
+    atexit.register(_stop_server)
+
+
+def _stop_server() -> None:
+    import kaleido
+
+    with _lock:
+        if _server.pop("running", False):
+            kaleido.stop_sync_server(silence_warnings=True)
+
+
+def figure_bytes(fig: go.Figure, fmt: str, size: ExportSize = PUBLICATION) -> bytes:
+    """`fig` rendered as `fmt` (svg, png or pdf) at `size`."""
+    if fmt not in FORMATS:
+        raise ValueError(f"export format {fmt!r}: one of {', '.join(FORMATS)}")
+    import kaleido
+
+    opts = {"format": fmt, "width": size.width, "height": size.height}
+    if fmt == "png":
+        opts["scale"] = size.scale
+    with _lock:
+        _ensure_server()
+        return kaleido.calc_fig_sync(fig, opts=opts)
+
+
+def figures_bytes(figs: list[go.Figure], fmt: str, size: ExportSize = PUBLICATION) -> list[bytes]:
+    """Every figure of `figs` as `fmt`, in order, with the one browser."""
+    return [figure_bytes(fig, fmt, size) for fig in figs]
