@@ -87,10 +87,11 @@ def selected_results(points: list[dict]) -> list[str]:
     return found
 
 
-def plot(fig: go.Figure, name: str, *, key: str) -> None:
+def plot(fig: go.Figure, name: str, *, key: str, points: pl.DataFrame | None = None) -> None:
     """A chart whose points lead to their runs: clicking (or box/lasso selecting) points
-    whose trace carries their result ids as `customdata` shows their run explorer links."""
-    chosen = selected_results(ui.plot(fig, name, key=key, selectable=True))
+    whose trace carries their result ids as `customdata` shows their run explorer links.
+    `points`: as ui.plot's."""
+    chosen = selected_results(ui.plot(fig, name, key=key, selectable=True, points=points))
     if chosen:
         link_row(chosen)
     else:

@@ -29,10 +29,16 @@ CSV_SIGNIFICANT_DIGITS = 10
 
 
 def plot(
-    fig: go.Figure, name: str, *, key: str | None = None, selectable: bool = False
+    fig: go.Figure,
+    name: str,
+    *,
+    key: str | None = None,
+    selectable: bool = False,
+    points: pl.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
     """Draw `fig` with the shared layout rules (`charts.finish`) and the PNG button
-    (plotly_view.show); returns the points selected in it when `selectable`."""
+    (plotly_view.show); returns the points selected in it when `selectable`. `points`: the
+    rows the chart draws, one per mark (offered as the chart's CSV by its export controls)."""
     config = charts.png_config(name)
     return plotly_view.show(charts.finish(fig), config, key=key, selectable=selectable)
 
