@@ -15,9 +15,14 @@ SWEEP_ORDER = "testbed, axis, sweep_id, point_index"
 
 
 def sweep_points(where: str, filters: Filters) -> pl.DataFrame:
-    """`sweep_points` in axis order, with their sweep's held-equal labels (`sweeps`)."""
+    """`sweep_points` in axis order, with their sweep's held-equal labels (`sweeps`).
+
+    The filters choose the points; a point's sweep is looked up by its id, unfiltered: the
+    `sweeps` mart cannot apply every filter (it has no profile column nor a result_id to
+    trace one through), and a filtered lookup left every point without its labels, so all
+    sweeps of an axis shared one name and one line."""
     points = queries._rows(where, "sweep_points", filters, SWEEP_ORDER)
-    sweeps = queries._rows(where, "sweeps", filters)
+    sweeps = queries._rows(where, "sweeps", Filters())
     if points.is_empty() or "held_equal_json" not in sweeps.columns:
         return points
     return points.join(sweeps.select("sweep_id", "held_equal_json"), on="sweep_id", how="left")

@@ -11,14 +11,18 @@ import polars as pl
 from plotly.subplots import make_subplots
 
 from app.lib.charts.common import (
+    MARK_COLOR,
     MISSING,
     TEMPLATE,
     axis_title,
     bytes_label,
     color,
+    context_value,
     empty_figure,
     has_values,
+    is_missing,
     ordered,
+    plural,
 )
 
 LENOVO_METRICS = ("iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms")
@@ -116,15 +120,18 @@ def sweep_lines(
     series: str = "series",
     title: str,
     x_title: str | None = None,
+    legend_title: str = "",
 ) -> go.Figure:
-    """Connected lines of sweep points in axis order, one per `series` value, `y` on the left
-    axis and `y2` (latency, dashed) on the right; every trace has a legend entry."""
+    """Connected lines of sweep points in axis order, one per `series` value in the rows'
+    order (the view sorts them, numbers as numbers), `y` on the left axis and `y2` (latency,
+    dashed) on the right. One legend entry per series: its `y2` line shares the entry
+    (legendgroup); the axis titles tell the measures apart."""
     if points.is_empty() or not has_values(points, y):
         return empty_figure(title)
     fig = make_subplots(specs=[[{"secondary_y": y2 is not None}]])
     # a point without a series label is its own "—" line, never dropped
     points = points.with_columns(pl.col(series).cast(pl.String).fill_null(MISSING))
-    names = ordered(points[series], [])
+    names = points[series].unique(maintain_order=True).to_list()
     for i, name in enumerate(names):
         part = points.filter(pl.col(series) == name).sort(x)
         _check_unique(part, x, name)
@@ -132,15 +139,19 @@ def sweep_lines(
         for column, right in ((y, False), (y2, True)):
             if right and (y2 is None or not has_values(part, y2)):
                 continue
+            measure = axis_title(column)  # type: ignore[arg-type]
             fig.add_trace(
                 go.Scatter(
                     x=part[x].to_list(),
                     y=part[column].to_list(),
-                    name=f"{name}: {axis_title(column).split(' (')[0]}",
+                    name=name,
+                    legendgroup=name,
+                    showlegend=not right,
                     mode="lines+markers",
                     line={"color": color(i), **({"dash": "dash"} if right else {})},
                     marker={"symbol": "diamond"} if right else None,
                     customdata=_ids(part),
+                    hovertemplate=f"{name}<br>%{{x}}: %{{y:,.4g}} {measure}<extra></extra>",
                 ),
                 secondary_y=right,
             )
@@ -149,12 +160,91 @@ def sweep_lines(
     if x_title:
         xaxis["title"] = {"text": x_title}
     fig.update_layout(template=TEMPLATE, title=title, height=460, hovermode="closest", xaxis=xaxis)
+    if legend_title:
+        fig.update_layout(legend_title_text=legend_title)
     fig.update_yaxes(title_text=axis_title(y), secondary_y=False, rangemode="tozero")
     if y2 is not None:
         fig.update_yaxes(
-            title_text=axis_title(y2), secondary_y=True, showgrid=False, rangemode="tozero"
+            title_text=axis_title(y2) + ", dashed",
+            secondary_y=True,
+            showgrid=False,
+            rangemode="tozero",
         )
     return fig
+
+
+def per_node_bars(rows: pl.DataFrame, *, title: str, legend_title: str = "") -> go.Figure:
+    """IOPS per node grouped by node count: x = nodes, one bar per row (a result) in its
+    `series` colour (what varies among the rows), in the rows' order. Where per-host data
+    exists, a black whisker spans the least to the busiest host's IOPS and the hover gives
+    the host imbalance."""
+    if rows.is_empty() or not has_values(rows, "iops_per_node"):
+        return empty_figure(title)
+    rows = rows.filter(pl.col("iops_per_node").is_not_null()).with_columns(
+        pl.col("series").cast(pl.String).fill_null(MISSING),
+        _x=pl.col("nodes").map_elements(_nodes_label, return_dtype=pl.String),
+    )
+    categories = [
+        _nodes_label(n) for n in sorted(rows["nodes"].unique().to_list(), key=_nulls_last)
+    ]
+    fig = go.Figure()
+    for i, name in enumerate(rows["series"].unique(maintain_order=True).to_list()):
+        part = rows.filter(pl.col("series") == name)
+        _check_unique(part, "_x", name)
+        fig.add_trace(
+            go.Bar(
+                x=part["_x"].to_list(),
+                y=part["iops_per_node"].to_list(),
+                name=name,
+                marker_color=color(i),
+                error_y=_host_spread(part),
+                customdata=_ids(part),
+                hovertext=[_host_text(r) for r in part.iter_rows(named=True)],
+                hovertemplate=f"{name}<br>%{{x}}: %{{y:,.0f}} IO/s per node"
+                "<br>%{hovertext}<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        template=TEMPLATE,
+        title=title,
+        barmode="group",
+        height=460,
+        hovermode="closest",
+        xaxis={"title": {"text": "Nodes in the cluster"}, "categoryorder": "array",
+               "categoryarray": categories},
+        yaxis={"title": {"text": axis_title("iops_per_node")}, "rangemode": "tozero"},
+    )  # fmt: skip
+    if legend_title:
+        fig.update_layout(legend_title_text=legend_title)
+    return fig
+
+
+def _nulls_last(value: object) -> tuple[bool, float]:
+    return (is_missing(value), 0.0 if is_missing(value) else float(value))  # type: ignore[arg-type]
+
+
+def _nodes_label(nodes: object) -> str:
+    return context_value("nodes", nodes) if not is_missing(nodes) else f"nodes {MISSING}"
+
+
+def _host_spread(part: pl.DataFrame) -> dict | None:
+    """Whiskers from the least to the busiest host's IOPS around the per-node bar (none for
+    a bar without per-host data)."""
+    if not has_values(part, "host_iops_max"):
+        return None
+    up = (part["host_iops_max"] - part["iops_per_node"]).clip(lower_bound=0).to_list()
+    down = (part["iops_per_node"] - part["host_iops_min"]).clip(lower_bound=0).to_list()
+    return {"type": "data", "array": up, "arrayminus": down, "color": MARK_COLOR}
+
+
+def _host_text(row: dict) -> str:
+    if is_missing(row.get("host_imbalance_pct")):
+        return "no per-host data"
+    hosts = plural(row["host_count"], "host") if not is_missing(row.get("host_count")) else ""
+    return (
+        f"{hosts}: {row['host_iops_min']:,.0f} to {row['host_iops_max']:,.0f} IO/s, "
+        f"busiest {row['host_imbalance_pct']:.1f} % above the mean"
+    )
 
 
 def capacity_by_object_type(df: pl.DataFrame, *, title: str) -> go.Figure:
