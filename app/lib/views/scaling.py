@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from app.lib.charts.common import (
+    CONTEXT_KEYS,
     CONTEXT_NAMES,
     MISSING,
     axis_title,
@@ -129,7 +130,10 @@ def sweep_legend(points: pl.DataFrame, axis: str = "") -> SweepLegend:
     if points.is_empty():
         return SweepLegend(points.with_columns(series=pl.lit(None, pl.String)), "", "")
     held = _held(points)
-    keys = sorted({k for labels in held.values() for k in labels} - {axis})
+    # in the subtitles' order (testbed, block size, read mix, ...), then by name
+    order_of = {k: i for i, k in enumerate(CONTEXT_KEYS)}
+    found = {k for labels in held.values() for k in labels} - {axis}
+    keys = sorted(found, key=lambda k: (order_of.get(k, len(order_of)), k))
     differ = [k for k in keys if len({labels.get(k) for labels in held.values()}) > 1]
     shared = [k for k in keys if k not in differ]
     order = sorted(held, key=lambda s: [_sort_key(held[s].get(k)) for k in differ] + [s])

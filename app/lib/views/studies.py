@@ -6,13 +6,34 @@ from __future__ import annotations
 
 import polars as pl
 
-from app.lib.charts.common import MISSING, workload_label
+from app.lib.charts.common import (
+    CONTEXT_KEYS,
+    MISSING,
+    chart_context,
+    context_value,
+    is_missing,
+    plural,
+    workload_label,
+)
 from app.lib.queries import UNLABELLED
 
 LENOVO = "lenovo-sr650-vsan65"
 SAMSUNG = "samsung-pm1743-vsan8-esa"
 SFD7_HYBRID, SFD7_ALLFLASH = "sfd7-vsan60-hybrid", "sfd7-vsan60-allflash"
 MICRON = "micron-sata-vsan67"
+# The study selector's URL values (`?study=samsung`) and what it shows.
+STUDY_NAMES = {
+    "lenovo": "Lenovo SR650 vSAN 6.5 (blog, four HCIBench runs)",
+    "samsung": "Samsung PM1743 vSAN 8 ESA (white paper)",
+    "sfd7": "SFD7 vSAN 6.0 scaling (blog)",
+    "micron": "Micron vSAN 6.7 SATA (reference architecture)",
+}
+MICRON_NOTE = (
+    "One chart per read mix across the four profiles, as the RA prints them (Figures 6-15); "
+    "hatched bars and dashed lines are the RA's printed figures."
+)
+# What may tell two bars of one colour at one x apart, in the order a label names it.
+SPLIT_KEYS = (*CONTEXT_KEYS, "vms_per_host", "outstanding_io_per_vm", "disk_groups", "storage")
 
 
 def with_workload(df: pl.DataFrame, *extra: str, axis: str = "") -> pl.DataFrame:
@@ -21,10 +42,48 @@ def with_workload(df: pl.DataFrame, *extra: str, axis: str = "") -> pl.DataFrame
     keys = [k for k in ("read_pct", "block_size_bytes", "random_pct") if k != axis]
     names = [
         workload_label({k: r.get(k) for k in keys})
-        + "".join(f" · {c.replace('_', ' ')} {r[c]}" for c in extra if r.get(c) is not None)
+        + "".join(f" · {context_value(c, r[c])}" for c in extra if r.get(c) is not None)
         for r in df.iter_rows(named=True)
     ]
     return df.with_columns(series=pl.Series(names, dtype=pl.String))
+
+
+def subtitle(rows: pl.DataFrame, *, skip: tuple[str, ...] = ()) -> str:
+    """What every row of a chart shares (its workload and configuration), then what varies."""
+    return chart_context(rows).subtitle(skip=skip)
+
+
+def split_colliding(df: pl.DataFrame, x: str, label: str) -> pl.DataFrame:
+    """`label` made unique at each `x`: where two rows share both, the keys whose values
+    differ among them (SPLIT_KEYS: VMs, outstanding I/O, ...) join their label, and as a last
+    resort the result id; a chart then draws two bars, never one row over another."""
+    if df.is_empty() or label not in df.columns or x not in df.columns:
+        return df
+    df = df.with_columns(pl.col(label).cast(pl.String).fill_null(MISSING))
+    clash = pl.struct(label, x).is_duplicated()
+    colliding = df.filter(clash)
+    if colliding.is_empty():
+        return df
+    groups = colliding.group_by(label, x)
+    keys = [
+        k
+        for k in SPLIT_KEYS
+        if k in df.columns and k not in (x, label) and groups.agg(pl.col(k).n_unique())[k].max() > 1
+    ]
+    if keys:
+        names = [
+            r[label] + "".join(f" · {context_value(k, r[k])}" for k in keys)
+            for r in df.iter_rows(named=True)
+        ]
+        df = df.with_columns(pl.Series(label, names, dtype=pl.String))
+    if "result_id" in df.columns and df.select(pl.struct(label, x).is_duplicated().any()).item():
+        df = df.with_columns(
+            pl.when(pl.struct(label, x).is_duplicated())
+            .then(pl.format("{} #{}", label, pl.col("result_id").str.slice(0, 6)))
+            .otherwise(label)
+            .alias(label)
+        )
+    return df
 
 
 def of_testbed(df: pl.DataFrame, testbed: str) -> pl.DataFrame:
@@ -58,14 +117,16 @@ def knee_notes(points: pl.DataFrame) -> list[str]:
         return []
     knees = points.filter(pl.col("is_knee").fill_null(False))
     return [
-        f"Latency knee ({row['series']}): {row['vm_count']} VMs (sweeps mart)."
+        f"Latency knee ({row['series']}): {plural(row['vm_count'], 'VM')} (sweeps mart)."
         for row in knees.iter_rows(named=True)
+        if not is_missing(row.get("vm_count"))
     ]
 
 
 def profile_order(runs: pl.DataFrame) -> list[str]:
     """The profiles in the order the study ran them (the mart's `profile_order`)."""
-    return runs["profile_order"].drop_nulls()[0].to_list() if runs.height else []
+    orders = runs["profile_order"].drop_nulls() if "profile_order" in runs.columns else []
+    return orders[0].to_list() if len(orders) else []
 
 
 def per_node(hosts: pl.DataFrame, scaling: pl.DataFrame) -> pl.DataFrame:
@@ -91,7 +152,7 @@ def disk_group_pairs(groups: pl.DataFrame) -> pl.DataFrame:
     ]
     return groups.with_columns(
         series=pl.Series(names, dtype=pl.String),
-        disk_groups_label=pl.format("{} disk group(s)", pl.col("disk_groups")),
+        disk_groups_label=_disk_groups(groups["disk_groups"]),
     )
 
 
@@ -101,7 +162,15 @@ def working_set_points(ws: pl.DataFrame) -> pl.DataFrame:
         return ws
     return ws.with_columns(
         working_set_gb=pl.col("axis_value"),
-        series=pl.format("{} disk group(s)", pl.col("disk_groups")),
+        series=_disk_groups(ws["disk_groups"]),
+    )
+
+
+def _disk_groups(counts: pl.Series) -> pl.Series:
+    """`1 disk group`, `2 disk groups` (`disk groups —` where the count is unknown)."""
+    return pl.Series(
+        [f"disk groups {MISSING}" if is_missing(n) else plural(n, "disk group") for n in counts],
+        dtype=pl.String,
     )
 
 
