@@ -121,6 +121,10 @@ def test_read_70_and_baseline_draw_the_sweeps_and_the_per_node_bars(warehouse_en
     # one line per sweep, each named once: no two traces of one axis share a name
     names = [(t["name"], t.get("yaxis", "y")) for t in sweeps["data"]]
     assert len(names) == len(set(names)) and names
+    # the two baseline sweeps, told apart by their working set; the rest in the subtitle
+    assert legend(sweeps) == ["cache", "capacity"]
+    assert all(t["x"] == [70] for t in sweeps["data"])
+    assert "baseline profile" in sweeps["layout"]["title"]["subtitle"]["text"]
     bars = chart(at, at.session_state["scaling_nodes_testbed"] + ": IOPS per node")
     assert all(t["type"] == "bar" for t in bars["data"])
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.lib.views.studies import STUDY_NAMES
 from tests.app.conftest import query
 from tests.app.figures import chart_specs
 from tests.app.test_pages import open_page
@@ -33,18 +34,29 @@ def figures(at: AppTest) -> dict[str, dict]:
 
 def open_study(name: str) -> AppTest:
     at = open_page(STUDIES, timeout=60)
-    study = next(s for s in at.selectbox if s.label == "Study")
-    choice = next(o for o in study.options if o.startswith(name))
-    study.select(choice).run()
+    choice = next(k for k, label in STUDY_NAMES.items() if label.startswith(name))
+    at.selectbox(key="studies_study").select(choice).run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
     return at
 
 
-def trace(fig: dict, name: str) -> dict:
-    matches = [t for t in fig["data"] if t.get("name") == name]
+def trace(fig: dict, name: str, *, latency: bool = False) -> dict:
+    """The trace named `name` on the left axis (the measure), or on the right (`latency`):
+    a sweep's two lines share its one legend entry and name."""
+    matches = [
+        t for t in fig["data"] if t.get("name") == name and (t.get("yaxis") == "y2") == latency
+    ]
     assert len(matches) == 1, [t.get("name") for t in fig["data"]]
     return matches[0]
+
+
+def legend(fig: dict) -> list[str]:
+    return [t["name"] for t in fig["data"] if t.get("showlegend", True) is not False]
+
+
+def subtitle(fig: dict) -> str:
+    return fig["layout"]["title"]["subtitle"]["text"]
 
 
 def rounded(values: list, digits: int = 0) -> list:
@@ -104,20 +116,28 @@ def test_samsung_sweeps_are_connected_lines_with_latency_on_a_second_axis(
     # Figure 7: 100 % read sequential, 3 VMs: MB/s rises to 18,400 at 64K, 18,200 at 128K,
     # then falls to 15,800 at 1M; x in block-size order, labelled 4K ... 1M.
     sizes = figs["Samsung: throughput and latency by block size"]
-    mbs = trace(sizes, "100% read, seq · vm count 3: Throughput")
+    # one sweep: its workload and configuration are the subtitle, the legend has one entry
+    assert legend(sizes) == ["sweep"]
+    for said in ("100% read", "sequential", "3 nodes", "1 VM per host", "OIO 64 per VM"):
+        assert said in subtitle(sizes)
+    mbs = trace(sizes, "sweep")
     assert mbs["x"] == [4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576]
     assert rounded(mbs["y"]) == [2150, 4200, 8100, 13900, 18400, 18200, 17100, 16300, 15800]
     assert mbs["mode"] == "lines+markers"
-    latency = trace(sizes, "100% read, seq · vm count 3: Average latency")
+    latency = trace(sizes, "sweep", latency=True)
     assert latency["yaxis"] == "y2" and latency["line"]["dash"] == "dash"
     assert sizes["layout"]["xaxis"]["ticktext"][0] == "4K"
     assert sizes["layout"]["xaxis"]["ticktext"][-1] == "1M"
     # Figure 5: 4K random read by VM count (3 hosts): 1.49 M IOPS at 30 VMs, the peak
     vms = figs["Samsung: IOPS and latency by VM count"]
-    read = trace(vms, "100% read, 4K, random: IOPS")
+    # the three sweeps differ in block size, read mix and access: the legend names those
+    assert legend(vms) == ["4K · 0% read · random", "4K · 100% read · random",
+                           "128K · 70% read · sequential"]  # fmt: skip
+    read = trace(vms, "4K · 100% read · random")
     assert read["x"] == [3, 15, 30, 45] and read["mode"] == "lines+markers"
     assert rounded(read["y"], -3) == [520_000, 1_402_000, 1_490_000, 1_470_000]
     assert all(t["name"] for t in vms["data"]) and len(vms["data"]) == 6
+    assert "1 VMs" not in str(figs)
 
 
 def test_samsung_tcp_rdma_raid_and_jbof_bars_are_single_results(warehouse_env: Path) -> None:
@@ -143,22 +163,26 @@ def test_sfd7_hosts_disk_groups_and_working_sets(warehouse_env: Path) -> None:
     figs = figures(open_study("SFD7"))
     # "992K IOPS at 70 % read" on 64 hybrid hosts, linear from 4 hosts
     hosts = figs["SFD7 hybrid: IOPS and latency by hosts"]
-    mixed = trace(hosts, "70% read, 4K, random: IOPS")
+    assert legend(hosts) == ["70% read", "100% read"]
+    assert "4K" in subtitle(hosts) and "1 VM per host" in subtitle(hosts)
+    mixed = trace(hosts, "70% read")
     assert mixed["x"] == [4, 8, 16, 32, 64]
     assert round(mixed["y"][-1], -3) == 992_000
     # "~15.5K IOPS per host" at 70 % read on 64 hosts, "over 60K" at 100 % read
     per_node = figs["SFD7 hybrid: IOPS per host by hosts (flat = linear scaling)"]
-    assert round(trace(per_node, "70% read, 4K, random: IOPS per node")["y"][-1], -2) == 15_500
-    assert trace(per_node, "100% read, 4K, random: IOPS per node")["y"][-1] > 60_000
+    assert round(trace(per_node, "70% read")["y"][-1], -2) == 15_500
+    assert trace(per_node, "100% read")["y"][-1] > 60_000
     # all-flash: 2 disk groups 700K at 100 GB down to 450K at 1,200 GB; 1 group 350K -> 280K
     ws = figs["SFD7 all-flash: IOPS and latency by working set (GB)"]
-    two, one = trace(ws, "2 disk group(s): IOPS"), trace(ws, "1 disk group(s): IOPS")
+    two, one = trace(ws, "2 disk groups"), trace(ws, "1 disk group")
     assert two["x"] == [100, 200, 400, 800, 1200]
     assert rounded(two["y"], -3) == [700_000, 630_000, 550_000, 500_000, 450_000]
     assert one["x"] == [100, 200, 400, 600]
     assert rounded(one["y"], -3) == [350_000, 325_000, 300_000, 280_000]
     groups = figs["SFD7: one vs two disk groups per host"]
-    assert {t["name"] for t in groups["data"]} == {"1 disk group(s)", "2 disk group(s)"}
+    assert {t["name"] for t in groups["data"]} == {"1 disk group", "2 disk groups"}
+    # every chart says its workload and configuration
+    assert all(subtitle(f) for f in figs.values())
 
 
 def test_micron_one_chart_per_read_mix_bars_are_the_results(warehouse_env: Path) -> None:
