@@ -80,6 +80,8 @@ def label_value(key: str, text: str | None, *, short: bool = False) -> str:
     profile` unless `short`), `4K`, `70% read`, `5 VMs per host`, `2 disk groups`."""
     if text is None:
         return f"{CONTEXT_NAMES.get(key, key.replace('_', ' '))} {MISSING}"
+    if key == "testbed":
+        return text if short else context_value(key, text)
     if key in NAMED_LABELS:
         name = text.split(";")[0].strip() or text
         if short or key not in CONTEXT_NAMES:
@@ -113,12 +115,15 @@ class SweepLegend:
 
 
 def _held(points: pl.DataFrame) -> dict[str, dict[str, str]]:
-    if "held_equal_json" not in points.columns:
-        return {s: {} for s in points["sweep_id"].unique().to_list()}
-    return {
-        sweep: json.loads(text or "{}")
-        for sweep, text in points.select("sweep_id", "held_equal_json").unique().iter_rows()
-    }
+    """Each sweep's held-equal labels, its testbed among them (a frame may hold several)."""
+    columns = [c for c in ("sweep_id", "testbed", "held_equal_json") if c in points.columns]
+    held: dict[str, dict[str, str]] = {}
+    for row in points.select(columns).unique(maintain_order=True).iter_rows(named=True):
+        labels = json.loads(row.get("held_equal_json") or "{}")
+        if row.get("testbed") is not None:
+            labels["testbed"] = row["testbed"]
+        held[row["sweep_id"]] = {k: None if v is None else str(v) for k, v in labels.items()}
+    return held
 
 
 def sweep_legend(points: pl.DataFrame, axis: str = "") -> SweepLegend:
@@ -156,10 +161,9 @@ def sweep_legend(points: pl.DataFrame, axis: str = "") -> SweepLegend:
         .drop("_rank")
     )
     first = next(iter(held.values()))
-    context = chart_context(points, ("testbed",)).subtitle()
-    parts = [context] + [label_value(k, first.get(k)) for k in shared]
+    subtitle = " · ".join(label_value(k, first.get(k)) for k in shared)
     title = " · ".join(CONTEXT_NAMES.get(k, k.replace("_", " ")) for k in differ)
-    return SweepLegend(named, title, " · ".join(p for p in parts if p))
+    return SweepLegend(named, title, subtitle)
 
 
 def sweep_options(named: pl.DataFrame) -> list[str]:
