@@ -73,7 +73,7 @@ if ui.has_data(per_node, "per-node IOPS"):
     )
     bars = view.per_node(per_node, testbed)
     if bars.rows.is_empty():
-        ui.no_data(f"IOPS per node of {testbed}", "Its results need a `nodes` label.")
+        ui.no_data("IOPS per node", "Results need a `nodes` label.")
     else:
         fig = study_charts.per_node_bars(
             bars.rows, title=f"{testbed}: IOPS per node by nodes", legend_title=bars.title
