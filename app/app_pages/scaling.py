@@ -53,7 +53,7 @@ if ui.has_data(points, "sweeps", "They need results that differ in one ordered a
             legend_title=legend.title,
         )
         charts.with_subtitle(fig, legend.subtitle)
-        ui.plot(fig, "sweeps", points=view.table(shown))
+        provenance.plot(fig, "sweeps", key="sweeps_chart", points=view.table(shown))
         with ui.expander("Sweep points", name="sweep_points") as box:
             if box.open:
                 provenance.table(view.table(shown))
