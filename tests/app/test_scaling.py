@@ -183,7 +183,12 @@ def test_per_node_iops_are_bars_of_single_results_grouped_by_node_count(
     assert fig["layout"]["xaxis"]["categoryarray"] == [
         "4 nodes", "8 nodes", "16 nodes", "32 nodes", "64 nodes",
     ]  # fmt: skip
-    assert fig["layout"]["legend"]["title"]["text"] == "read mix"
+    # at 8 hosts the blog also ran two disk groups: the legend names read mix and disk groups
+    assert fig["layout"]["legend"]["title"]["text"] == "read mix · disk groups"
+    assert legend(fig) == [
+        "70% read · 1 disk group", "70% read · 2 disk groups",
+        "100% read · 1 disk group", "100% read · 2 disk groups",
+    ]  # fmt: skip
     assert "outstanding I/O, VMs change with nodes" in fig["layout"]["title"]["subtitle"]["text"]
     checked = 0
     for trace in fig["data"]:
@@ -198,7 +203,7 @@ def test_per_node_iops_are_bars_of_single_results_grouped_by_node_count(
             checked += 1
     assert checked == 12
     # "~15.5K IOPS per host" at 70 % read on 64 hosts
-    mixed = next(t for t in fig["data"] if t["name"] == "70% read")
+    mixed = next(t for t in fig["data"] if t["name"] == "70% read · 1 disk group")
     assert round(dict(zip(mixed["x"], mixed["y"], strict=True))["64 nodes"], -2) == 15_500
 
 

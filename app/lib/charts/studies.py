@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 from app.lib.charts.common import (
     MARK_COLOR,
     MISSING,
+    PALETTE,
     TEMPLATE,
     axis_title,
     bytes_label,
@@ -26,6 +27,10 @@ from app.lib.charts.common import (
 )
 
 LENOVO_METRICS = ("iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms")
+# Past the palette's seven colours a series keeps its colour's neighbours apart by its marker
+# (lines) or a hatch (bars): the eighth sweep is never a twin of the first.
+SYMBOLS = ("circle", "square", "triangle-up", "cross", "star")
+PATTERNS = ("", "/", ".", "x", "-")
 TB = 1e12  # the capacity charts' one unit: TB = 10^12 bytes (decimal, as the RAs print)
 
 
@@ -149,7 +154,7 @@ def sweep_lines(
                     showlegend=not right,
                     mode="lines+markers",
                     line={"color": color(i), **({"dash": "dash"} if right else {})},
-                    marker={"symbol": "diamond"} if right else None,
+                    marker={"symbol": _symbol(i) + ("-open" if right else "")},
                     customdata=_ids(part),
                     hovertemplate=f"{name}<br>%{{x}}: %{{y:,.4g}} {measure}<extra></extra>",
                 ),
@@ -196,7 +201,7 @@ def per_node_bars(rows: pl.DataFrame, *, title: str, legend_title: str = "") -> 
                 x=part["_x"].to_list(),
                 y=part["iops_per_node"].to_list(),
                 name=name,
-                marker_color=color(i),
+                marker={"color": color(i), "pattern": {"shape": _pattern(i)}},
                 error_y=_host_spread(part),
                 customdata=_ids(part),
                 hovertext=[_host_text(r) for r in part.iter_rows(named=True)],
@@ -217,6 +222,14 @@ def per_node_bars(rows: pl.DataFrame, *, title: str, legend_title: str = "") -> 
     if legend_title:
         fig.update_layout(legend_title_text=legend_title)
     return fig
+
+
+def _symbol(i: int) -> str:
+    return SYMBOLS[i // len(PALETTE) % len(SYMBOLS)]
+
+
+def _pattern(i: int) -> str:
+    return PATTERNS[i // len(PALETTE) % len(PATTERNS)]
 
 
 def _nulls_last(value: object) -> tuple[bool, float]:

@@ -59,7 +59,7 @@ TABLE_COLUMNS = [
 # Per-node bar labels: what tells results apart, in this order (nodes is the x axis).
 PER_NODE_KEYS = (
     "profile", "working_set", "read_pct", "block_size_bytes", "random_pct", "outstanding_io",
-    "vm_count", "transport", "vsan_version",
+    "vm_count", "disk_groups", "storage", "transport", "vsan_version",
 )  # fmt: skip
 
 
@@ -217,21 +217,33 @@ def per_node(results: pl.DataFrame, testbed: str | None) -> PerNode:
         .otherwise("series")
     )
     rows = rows.sort([*varying, "nodes", "result_id"], nulls_last=True)
-    title = " · ".join(CONTEXT_NAMES.get(k, k) for k in varying)
-    extra = (
-        [", ".join(CONTEXT_NAMES[k] for k in with_nodes) + " change with nodes"]
-        if with_nodes
-        else []
-    )
-    return PerNode(rows, title, context.subtitle(skip=("nodes", *with_nodes), extra=extra))
+    title = " · ".join(_name(k) for k in varying)
+    said = [_long(k, v) for k, v in context.fixed.items() if k != "nodes" and not is_missing(v)]
+    if with_nodes:
+        said.append(", ".join(_name(k) for k in with_nodes) + " change with nodes")
+    if varying:
+        said.append("varies: " + ", ".join(_name(k) for k in varying))
+    return PerNode(rows, title, " · ".join(said))
+
+
+def _long(key: str, value: object) -> str:
+    """A key every bar shares, as the subtitle says it."""
+    if key == "disk_groups":
+        return plural(value, "disk group")
+    return f"storage {value}" if key == "storage" else context_value(key, value)
 
 
 def _short(key: str, value: object) -> str:
+    """A key's value as a bar's legend entry names it: `baseline`, `70% read`, `2 disk groups`."""
     if is_missing(value):
-        return f"{CONTEXT_NAMES.get(key, key)} {MISSING}"
-    return (
-        str(value) if key in ("profile", "working_set", "transport") else context_value(key, value)
-    )
+        return f"{_name(key)} {MISSING}"
+    if key in ("profile", "working_set", "transport", "storage"):
+        return str(value)
+    return plural(value, "disk group") if key == "disk_groups" else context_value(key, value)
+
+
+def _name(key: str) -> str:
+    return CONTEXT_NAMES.get(key, key.replace("_", " "))
 
 
 def per_node_testbeds(results: pl.DataFrame) -> list[str]:

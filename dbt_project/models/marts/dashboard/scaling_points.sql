@@ -1,7 +1,8 @@
 {#- One row per workload result with its per-node IOPS (per_node_iops) and
     the result's other scaling axes and measures: what the scaling page
     plots against nodes, VMs, block size, outstanding I/O and working set,
-    with the five label columns the dashboard filters on. -#}
+    with the five label columns the dashboard filters on, and the disk
+    groups and storage that tell two results at one node count apart. -#}
 with
 
 {{ import_ctes(['per_node_iops', 'fct_workload_results']) }},
@@ -25,6 +26,8 @@ results_scaled as (
         per_node_iops.random_pct,
         per_node_iops.block_size_bytes,
         per_node_iops.outstanding_io,
+        fct_workload_results.disk_groups,
+        fct_workload_results.storage,
 
         -- facts
         per_node_iops.iops,
