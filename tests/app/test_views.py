@@ -240,7 +240,7 @@ def test_studies_name_each_series_by_its_workload_not_the_swept_axis() -> None:
         }
     )
     named = studies.with_workload(points, "vm_count", axis="block_size_bytes")
-    assert named["series"].to_list() == ["100% read, random · vm count 3", "70% read, seq"]
+    assert named["series"].to_list() == ["100% read, random · 3 VMs", "70% read, seq"]
 
 
 def test_studies_pick_a_sweep_and_the_pairs_of_one_dimension() -> None:
@@ -283,9 +283,9 @@ def test_studies_disk_group_and_working_set_series() -> None:
     )
     named = studies.disk_group_pairs(groups)
     assert named["series"].to_list() == ["hybrid · 70% read · cache", "allflash · 100% read"]
-    assert named["disk_groups_label"].to_list() == ["1 disk group(s)", "2 disk group(s)"]
+    assert named["disk_groups_label"].to_list() == ["1 disk group", "2 disk groups"]
     ws = studies.working_set_points(pl.DataFrame({"axis_value": [100.0], "disk_groups": [2]}))
-    assert ws.select("working_set_gb", "series").row(0) == (100.0, "2 disk group(s)")
+    assert ws.select("working_set_gb", "series").row(0) == (100.0, "2 disk groups")
 
 
 def test_studies_knees_and_profile_order() -> None:
@@ -487,19 +487,18 @@ def test_sweeps_are_named_by_the_held_labels_that_differ() -> None:
     points = pl.DataFrame(
         {
             "sweep_id": ["s1", "s1", "s2", "s3"],
+            "testbed": ["t", "t", "t", "t"],
+            "axis_value": [1.0, 2.0, 1.0, 1.0],
             "held_equal_json": [
                 '{"read_pct": 70, "testbed": "t"}', '{"read_pct": 70, "testbed": "t"}',
                 '{"read_pct": 100, "testbed": "t"}', None,
             ],
         }
     )  # fmt: skip
-    named = scaling.sweep_names(points)
-    assert named["series"].to_list() == [
-        "read_pct=70, testbed=t", "read_pct=70, testbed=t", "read_pct=100, testbed=t",
-        "read_pct=(none), testbed=(none)",
-    ]  # fmt: skip
-    one = scaling.sweep_names(points.filter(pl.col("sweep_id") == "s1"))
-    assert set(one["series"]) == {"sweep"}
+    named = scaling.sweep_legend(points).points
+    assert named["series"].to_list() == ["70% read", "70% read", "100% read", "read mix —"]
+    one = scaling.sweep_legend(points.filter(pl.col("sweep_id") == "s1")).points
+    assert one["series"].to_list() == ["sweep", "sweep"]
     assert scaling.axes(["working_set", "nodes", "unknown_axis"]) == ["nodes", "working_set"]
     assert "held_equal_json" not in scaling.table(points).columns
 
