@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -177,13 +178,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`streamlit run` on the real warehouse; yields its base URL once /_stcore/health is ok."""
-    served = warehouse
+@contextmanager
+def serve(warehouse: Path, log: Path) -> Iterator[str]:
+    """`streamlit run` on `warehouse`; yields its base URL once /_stcore/health is ok."""
     port = free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
-    env = {**os.environ, "PERF_DUCKDB_PATH": str(served)}
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(warehouse)}
     cmd = [
         sys.executable, "-m", "streamlit", "run", "app/server.py",
         "--server.headless", "true", "--server.port", str(port),
@@ -207,3 +206,17 @@ def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield url
     finally:
         stop(proc, 15)
+
+
+@pytest.fixture(scope="session")
+def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served on the real warehouse."""
+    with serve(warehouse, tmp_path_factory.mktemp("streamlit") / "streamlit.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def own_app_url(own_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served on the warehouse of only a user's own fio runs."""
+    with serve(own_warehouse, tmp_path_factory.mktemp("streamlit_own") / "streamlit.log") as url:
+        yield url
