@@ -28,6 +28,7 @@ from app.lib import queries
 from app.lib.filters import FILTER_LABELS, filter_value_label
 from app.lib.navigation import PAGES
 from tests.app import figures
+from tests.app.conftest import OWN_PROFILES, OWN_READ_MIXES, OWN_TESTBED, query
 
 pytestmark = pytest.mark.slow
 
@@ -212,3 +213,18 @@ def test_the_pair_sample_is_fixed_and_spread() -> None:
     assert len(testbed_block) == 4  # all of a 2 x 2 product
     # a filter with no values in this warehouse gives no pair
     assert not [s for s in got if "transport" in s]
+
+
+def test_the_own_data_warehouse_holds_the_fio_runs_made(own_warehouse: Path) -> None:
+    """The own-data warehouse is what the fixture ran: one fio result per profile x read mix,
+    4 KiB random at one outstanding I/O (psync), labelled with the user's testbed."""
+    rows = query(
+        own_warehouse,
+        "select testbed, profile, read_pct, block_size_bytes, random_pct, outstanding_io,"
+        " source_tool from marts.fct_workload_results order by all",
+    )
+    assert rows == sorted(
+        (OWN_TESTBED, profile, pct, 4096, 100, 1, "fio")
+        for profile in OWN_PROFILES
+        for pct in OWN_READ_MIXES
+    )
