@@ -4,7 +4,9 @@ One session fixture does what scripts/main.sh does (the real samples, the valid 
 the reference dataset, `ingest load`, `dbt build`, the expectations, publish), so the pages
 read exactly the marts' columns and can never drift from them. Expected values in the tests
 are the reference studies' published figures, worked out by hand. The empty-warehouse case
-is an empty DuckDB file with a `marts` schema.
+is an empty DuckDB file with a `marts` schema. The own-data case (`own_warehouse`) is what a
+new user has after loading nothing but their own fio runs: nine short runs of Debian's fio,
+loaded, built and published with the README's commands.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -30,6 +33,21 @@ REAL_LOAD_ARGS = ("tests/fixtures/hcibench/results",)
 # the app tests read it and the browser tests serve it instead of building their own (minutes
 # on a busy machine).
 APP_WAREHOUSE_ENV = "PERF_APP_TEST_WAREHOUSE"
+# The same for the own-data warehouse (build_own_fio_warehouse).
+OWN_WAREHOUSE_ENV = "PERF_APP_TEST_OWN_WAREHOUSE"
+# A user's own lab: one testbed, three storage-policy profiles, three read mixes of 4 KiB
+# random I/O (fio's own job options say the workload; the labels say the configuration).
+OWN_TESTBED = "my-lab"
+OWN_PROFILES = ("baseline", "balanced", "density")
+OWN_READ_MIXES = {
+    0: ("--rw=randwrite",),
+    70: ("--rw=randrw", "--rwmixread=70"),
+    100: ("--rw=randread",),
+}
+OWN_FIO_ARGS = (
+    "--bs=4k", "--size=16M", "--runtime=1", "--time_based", "--ioengine=psync",
+    "--output-format=json",
+)  # fmt: skip
 
 
 def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> None:
@@ -72,6 +90,54 @@ def build_real_warehouse(main_file: Path, work: Path) -> None:
     _run([py, "-m", "ingest", "publish", "--db", str(main_file)], env)
 
 
+def _fio_run(work: Path, name: str, mix: tuple[str, ...]) -> tuple[subprocess.Popen, Path]:
+    out = work / "fio" / f"{name}.json"
+    data = work / "fio-data" / name  # outside the loaded files: fio's own test file
+    cmd = ["fio", f"--name={name}", f"--filename={data}", f"--output={out}", *OWN_FIO_ARGS, *mix]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT), out
+
+
+def build_own_fio_warehouse(main_file: Path, work: Path) -> None:
+    """A warehouse of only a user's own fio runs, made as the README tells a user to: one
+    short real fio run per profile x read mix (three at a time: each is a second of I/O on a
+    16 MiB file), `ingest load` of each profile's JSON outputs with its labels, `ingest build`,
+    `ingest publish`."""
+    (work / "fio").mkdir(parents=True, exist_ok=True)
+    (work / "fio-data").mkdir(exist_ok=True)
+    env = {
+        **os.environ,
+        "PERF_DUCKDB_PATH": str(main_file),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }
+    py = sys.executable
+    for profile in OWN_PROFILES:
+        runs = [_fio_run(work, f"{profile}-{pct}read", mix) for pct, mix in OWN_READ_MIXES.items()]
+        for proc, _ in runs:
+            output = proc.communicate(timeout=60)[0]
+            if proc.returncode != 0:
+                pytest.fail(f"fio exited {proc.returncode}:\n{output.decode()[-2000:]}")
+        labels = ["--label", f"testbed={OWN_TESTBED}", "--label", f"profile={profile}"]
+        _run([py, "-m", "ingest", "load", *(str(out) for _, out in runs), *labels], env)
+    # dbt's target and logs in the work folder: another build (a test, a user) may be using
+    # dbt_project/target.
+    target = ["--target-path", str(work / "target"), "--log-path", str(work / "logs")]
+    _run([py, "-m", "ingest", "build", *target], env)
+    _run([py, "-m", "ingest", "publish"], env)
+
+
+@pytest.fixture(scope="session")
+def own_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A warehouse of only a user's own fio runs (build_own_fio_warehouse), made once per
+    session, or the one OWN_WAREHOUSE_ENV names."""
+    given = os.environ.get(OWN_WAREHOUSE_ENV)
+    if given:
+        return Path(given)
+    work = tmp_path_factory.mktemp("app_own")
+    path = work / "warehouse.duckdb"
+    build_own_fio_warehouse(path, work)
+    return path
+
+
 @pytest.fixture(scope="session")
 def real_warehouse(samples: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The main warehouse file (its serving snapshot is published beside it)."""
@@ -112,13 +178,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`streamlit run` on the real warehouse; yields its base URL once /_stcore/health is ok."""
-    served = warehouse
+@contextmanager
+def serve(warehouse: Path, log: Path) -> Iterator[str]:
+    """`streamlit run` on `warehouse`; yields its base URL once /_stcore/health is ok."""
     port = free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "streamlit.log"
-    env = {**os.environ, "PERF_DUCKDB_PATH": str(served)}
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(warehouse)}
     cmd = [
         sys.executable, "-m", "streamlit", "run", "app/server.py",
         "--server.headless", "true", "--server.port", str(port),
@@ -142,3 +206,17 @@ def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield url
     finally:
         stop(proc, 15)
+
+
+@pytest.fixture(scope="session")
+def app_url(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served on the real warehouse."""
+    with serve(warehouse, tmp_path_factory.mktemp("streamlit") / "streamlit.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def own_app_url(own_warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served on the warehouse of only a user's own fio runs."""
+    with serve(own_warehouse, tmp_path_factory.mktemp("streamlit_own") / "streamlit.log") as url:
+        yield url
