@@ -25,6 +25,7 @@ import duckdb
 from report import content, figures, pdf, render
 from report.data import ReportData, ReportError, collect, validation_time
 from report.figures import Figure
+from report.tables import Listing
 
 __all__ = ["FORMATS", "ReportError", "ReportFiles", "Source", "build"]
 
@@ -136,6 +137,8 @@ def build(
                 if block.fig is not None:
                     figure_count += 1
                     csv[f"figure-{block.number:02d}-{block.key}.csv"] = block.points_csv.encode()
+            elif isinstance(block, Listing):
+                csv[f"listing-{block.number:02d}-{block.key}.csv"] = block.csv.encode()
             else:
                 table_count += 1
                 csv[f"table-{block.number:02d}-{block.key}.csv"] = block.csv.encode()

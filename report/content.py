@@ -18,9 +18,9 @@ from app.lib.charts.common import PROFILE_ORDER
 from report import figures, tables
 from report.data import ReportData
 from report.figures import Figure
-from report.tables import Table
+from report.tables import Listing, Table
 
-Block = Figure | Table
+Block = Figure | Table | Listing
 
 
 @dataclass(frozen=True)
@@ -429,6 +429,29 @@ def _root(paths: list[str]) -> str:
         return ""
 
 
+def _file_listing(files: pl.DataFrame) -> Listing:
+    """The source files of each result: one block per result, a line per file."""
+    groups = []
+    for (result_id,), part in files.group_by(["result_id"], maintain_order=True):
+        lines = tuple(
+            f"{row['file_role']:<9} {row['sha256']}  {row['source_path']}"
+            + (f"  ({row['source_format']} parser {row['parser_version']}"
+               + (f", {row['tool_version']}" if row["tool_version"] else "") + ")")
+            for row in part.iter_rows(named=True)
+        )  # fmt: skip
+        groups.append((str(result_id), lines))
+    columns = [
+        "result_id", "file_role", "source_path", "sha256", "source_format", "parser_version",
+        "tool_version",
+    ]  # fmt: skip
+    return Listing(
+        "source_files",
+        "Source files of each result: role, sha256, path, format, parser and tool versions.",
+        tuple(groups),
+        tables.csv_text(files.select([c for c in columns if c in files.columns])),
+    )
+
+
 def provenance(data: ReportData) -> Section:
     results = data.get("fct_workload_results")
     files = data.get("fct_result_source_files")
@@ -456,37 +479,32 @@ def provenance(data: ReportData) -> Section:
                 f"Source paths are relative to the folder the files were loaded from "
                 f"(…/{os.path.basename(root)})."
             )
-        blocks.append(
-            tables.table(
-                "source_files",
-                "Source files of each result with their sha256, format, parser and tool "
-                "versions.",
-                files,
-                [
-                    "result_id", "file_role", "source_path", "sha256", "source_format",
-                    "parser_version", "tool_version",
-                ],
-            )
-        )  # fmt: skip
+        blocks.append(_file_listing(files))
     if not origins.is_empty():
-        total = results.height
+        root = _root(origins["origin_detail"].drop_nulls().unique().to_list())
         grouped = (
-            origins.group_by("label_key", "label_value", "origin", "origin_detail")
-            .agg(results=pl.col("result_id").n_unique())
-            .with_columns(
-                results=pl.when(pl.col("results") == total)
-                .then(pl.lit(f"all {total}"))
-                .otherwise(pl.col("results").cast(pl.String))
+            origins.group_by("label_key", "origin")
+            .agg(
+                label_value=pl.col("label_value").drop_nulls().unique().sort().str.join(", "),
+                results=pl.col("result_id").n_unique(),
             )
-            .sort("label_key", "label_value", "origin", "origin_detail", nulls_last=True)
+            .sort("label_key", "origin", nulls_last=True)
         )
         blocks.append(
             tables.table(
                 "label_origins",
-                "Where each label of the results came from (run.yaml, --label, the tool's "
-                "output) and how many results it holds for.",
+                "Where the results' labels came from (run.yaml, --label, the tool's output): "
+                "each label, its origin, its values and how many results it holds for; the "
+                "CSV names the run.yaml of every result.",
                 grouped,
-                ["label_key", "label_value", "origin", "origin_detail", "results"],
+                ["label_key", "origin", "label_value", "results"],
+                csv_frame=origins.with_columns(
+                    origin_detail=pl.col("origin_detail").str.replace_all(
+                        root + "/", "", literal=True
+                    )
+                )
+                if root
+                else origins,
             )
         )
     return Section("provenance", "Appendix A: provenance", intro, tuple(blocks), appendix=True)
@@ -533,7 +551,7 @@ BUILDERS = (
 def sections(data: ReportData) -> list[Section]:
     """Every section with something to show, in order; figures and tables numbered."""
     found = [s for s in (build(data) for build in BUILDERS) if s.blocks]
-    fig_n = tab_n = 0
+    fig_n = tab_n = list_n = 0
     numbered = []
     for section in found:
         blocks: list[Block] = []
@@ -544,6 +562,9 @@ def sections(data: ReportData) -> list[Section]:
                     continue
                 fig_n += 1
                 blocks.append(_number(block, fig_n))
+            elif isinstance(block, Listing):
+                list_n += 1
+                blocks.append(_number(block, list_n))
             else:
                 tab_n += 1
                 blocks.append(_number(block, tab_n))

@@ -182,8 +182,16 @@ class Table:
     wide: bool = False
 
 
-def table(key: str, caption: str, frame: pl.DataFrame, columns: list[str] | None = None) -> Table:
-    """The `columns` of `frame` it has (all when None) as a Table."""
+def table(
+    key: str,
+    caption: str,
+    frame: pl.DataFrame,
+    columns: list[str] | None = None,
+    *,
+    csv_frame: pl.DataFrame | None = None,
+) -> Table:
+    """The `columns` of `frame` it has (all when None) as a Table; its CSV holds the same
+    rows, or `csv_frame` (the rows a printed summary was made of)."""
     chosen = [c for c in (columns or frame.columns) if c in frame.columns]
     part = frame.select(chosen)
     rows = tuple(tuple(cell(v) for v in row) for row in part.iter_rows())
@@ -192,6 +200,19 @@ def table(key: str, caption: str, frame: pl.DataFrame, columns: list[str] | None
         caption=caption,
         headers=tuple(header(c) for c in chosen),
         rows=rows,
-        csv=csv_text(part),
+        csv=csv_text(part if csv_frame is None else csv_frame),
         wide=len(chosen) > 8,
     )
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Long provenance lists (hundreds of files) as one preformatted block per group: cheap to
+    lay out on many pages, where a table of a thousand rows costs the PDF a minute. The CSV
+    holds the same rows as a table."""
+
+    key: str
+    caption: str
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    csv: str
+    number: int = 0
