@@ -75,10 +75,14 @@ def cover(data: ReportData, version_facts: list[tuple[str, str]]) -> Cover:
         value = _distinct(testbed, column) if not testbed.is_empty() else charts.MISSING
         if value == charts.MISSING:
             value = _distinct(results, column)
-        facts.append((name, value))
+        if value != charts.MISSING:
+            facts.append((name, value))
     first, last = results["started_at"].min(), results["ended_at"].max()
     facts.append(("Runs", f"{results.height:,} workload results"))
-    facts.append(("Run dates (UTC)", f"{tables.cell(first)} to {tables.cell(last)}"))
+    if first is None and last is None:
+        facts.append(("Run dates (UTC)", "not recorded in the tool outputs"))
+    else:
+        facts.append(("Run dates (UTC)", f"{tables.cell(first)} to {tables.cell(last)}"))
     facts.append(("Data origin", _distinct(origins, "data_origin")))
     if data.document:
         facts.append(("Published figures of", data.document))
@@ -129,7 +133,9 @@ def configuration(data: ReportData) -> Section:
         ).sort("_o")
         policies = data.get("dim_storage_policies")
         if not policies.is_empty() and {"ftm", "ftt"} <= set(settings):
-            mult = policies.select("ftm", "ftt", "capacity_multiplier").unique(["ftm", "ftt"])
+            mult = policies.select("ftm", "ftt", "capacity_multiplier").unique(
+                ["ftm", "ftt"], keep="first", maintain_order=True
+            )
             grouped = grouped.with_columns(
                 ftm_one=pl.col("ftm").list.first(), ftt_one=pl.col("ftt").list.first()
             ).join(mult, left_on=["ftm_one", "ftt_one"], right_on=["ftm", "ftt"], how="left")
@@ -459,7 +465,8 @@ def provenance(data: ReportData) -> Section:
     blocks: list[Block] = [
         tables.table(
             "results",
-            "Every workload result of the report: id, tool, workload and run window.",
+            "Every workload result of the report: id (its first 12 characters; the CSV and "
+            "the listing below give it whole), tool, workload and run window.",
             results,
             [
                 "result_id", "source_tool", "profile", "working_set", *WORKLOAD_COLUMNS,

@@ -3,9 +3,9 @@ workload/configuration subtitle, exported as SVG in one batch (one browser: char
 
 A figure whose builder refuses its rows (a builder raises rather than merge two rows into one
 mark) is left out with the reason, which the report prints in its place: a report never fails
-on one chart. Plotly names each SVG's clip paths with a random id; `stable_svg` replaces it
-with the figure's number, so the same figure gives the same bytes and two inline SVGs of one
-HTML page never share an id.
+on one chart. Plotly names each SVG's clip paths and traces with random ids; `stable_svg` and
+the traces' `uid` replace them with the figure's number, so the same figure gives the same
+bytes and two inline SVGs of one HTML page never share an id.
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ def exported(figures: list[Figure]) -> list[Figure]:
         if figure.fig is None:
             done.append(figure)
             continue
+        for i, trace in enumerate(figure.fig.data):
+            trace.uid = f"f{figure.number:03d}t{i:03d}"  # else a random id in the SVG
         height = int(figure.fig.layout.height or DEFAULT_HEIGHT_PX)
         size = export.ExportSize(width=WIDTH_PX, height=max(height, 200))
         svg = export.figure_bytes(figure.fig, "svg", size).decode("utf-8")

@@ -182,6 +182,10 @@ class Table:
     wide: bool = False
 
 
+ID_CHARS = 12  # a result id (a 32-character hash) as tables print it; the CSV has it whole
+ID_COLUMNS = ("result_id", "first_result_id", "tcp_result_id", "rdma_result_id")
+
+
 def table(
     key: str,
     caption: str,
@@ -194,7 +198,10 @@ def table(
     rows, or `csv_frame` (the rows a printed summary was made of)."""
     chosen = [c for c in (columns or frame.columns) if c in frame.columns]
     part = frame.select(chosen)
-    rows = tuple(tuple(cell(v) for v in row) for row in part.iter_rows())
+    shown = part.with_columns(
+        pl.col(c).cast(pl.String).str.slice(0, ID_CHARS) for c in chosen if c in ID_COLUMNS
+    )
+    rows = tuple(tuple(cell(v) for v in row) for row in shown.iter_rows())
     return Table(
         key=key,
         caption=caption,
