@@ -11,7 +11,7 @@ The console script `vsan-perf` is the same command line.
 This module parses and dispatches; each command lives with the package whose job it runs:
 `load` in `ingest.load_command`, `build`/`locked` in `warehouse.build`, `query` in
 `warehouse.query`, `migrate` in `warehouse.migrate`, `publish` in `expectations.gate`,
-`report` in `report.cli`, `reference` in `synth.cli`.
+`report` in `app.report.cli`, `reference` in `synth.cli`.
 
 `--warehouse` (or PERF_WAREHOUSE) picks the warehouse: a DuckDB file (the default,
 data/warehouse.duckdb) or `ducklake:postgres:<libpq conninfo>` (team mode) with `--data-path`
@@ -34,9 +34,9 @@ from rich.console import Console
 from rich.markup import escape
 
 import warehouse
+from app.report import cli as report_cli
 from expectations import gate
 from ingest import check_command, load_command
-from report import cli as report_cli
 from synth import cli as synth_cli
 from warehouse import build, migrate, query
 from warehouse import console as sql_console

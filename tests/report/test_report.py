@@ -148,9 +148,9 @@ def test_an_unknown_document_is_a_clear_error(warehouse: Path, tmp_path: Path) -
 
 
 def test_the_same_version_gives_the_same_bytes(warehouse: Path) -> None:
-    import report
     import warehouse as wh_package
-    from report import render
+    from app import report
+    from app.report import render
 
     reader = wh_package.from_settings(None, db=warehouse).reader()
     when = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)

@@ -8,7 +8,7 @@ from importlib import resources
 
 import jinja2
 
-from report.content import Cover, Section
+from app.report.content import Cover, Section
 
 GENERATED_PREFIX = '<p class="generated">Generated at '
 
@@ -19,7 +19,7 @@ def _csv_url(text: str) -> str:
 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("report", "templates"),
+        loader=jinja2.PackageLoader("app.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"]),
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
@@ -36,7 +36,7 @@ def html(
     generated_at: str,
     meta_date: str,
 ) -> str:
-    css = resources.files("report").joinpath("templates/report.css").read_text("utf-8")
+    css = resources.files("app.report").joinpath("templates/report.css").read_text("utf-8")
     description = "; ".join(f"{name}: {value}" for name, value in cover.facts)
     return (
         _environment()

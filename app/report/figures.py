@@ -19,7 +19,7 @@ import polars as pl
 
 from app.lib import charts
 from app.lib.charts import export
-from report import tables
+from app.report import tables
 
 WIDTH_PX = 1000  # the PDF's text width at 96 px per inch is about 700 px: scaled down, crisp
 DEFAULT_HEIGHT_PX = 520

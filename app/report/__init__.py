@@ -22,10 +22,10 @@ from typing import Protocol
 
 import duckdb
 
-from report import content, figures, pdf, render
-from report.data import ReportData, ReportError, collect, validation_time
-from report.figures import Figure
-from report.tables import Listing
+from app.report import content, figures, pdf, render
+from app.report.data import ReportData, ReportError, collect, validation_time
+from app.report.figures import Figure
+from app.report.tables import Listing
 
 __all__ = ["FORMATS", "ReportError", "ReportFiles", "Source", "build"]
 

@@ -1,8 +1,8 @@
 """What a report says, in a reference architecture's order: the cover, then one section per
 topic with its figures and tables. A section with nothing to show is left out.
 
-Pure: `ReportData` (report.data) in, `Cover` and `Section`s out; figures are built here (the
-dashboard's chart builders through report.figures) and exported later, all in one batch.
+Pure: `ReportData` (app.report.data) in, `Cover` and `Section`s out; figures are built here (the
+dashboard's chart builders through app.report.figures) and exported later, all in one batch.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import polars as pl
 from app.lib import charts
 from app.lib.charts import studies as study_charts
 from app.lib.charts.common import PROFILE_ORDER
-from report import figures, tables
-from report.data import ReportData
-from report.figures import Figure
-from report.tables import Listing, Table
+from app.report import figures, tables
+from app.report.data import ReportData
+from app.report.figures import Figure
+from app.report.tables import Listing, Table
 
 Block = Figure | Table | Listing
 
@@ -436,23 +436,35 @@ def _root(paths: list[str]) -> str:
 
 
 def _file_listing(files: pl.DataFrame) -> Listing:
-    """The source files of each result: one block per result, a line per file."""
+    """The source files of each result: one block per result headed by its id and folder, a
+    line per file (role, sha256, name within the folder), then the formats, parser and tool
+    versions the files were read with."""
     groups = []
     for (result_id,), part in files.group_by(["result_id"], maintain_order=True):
-        lines = tuple(
-            f"{row['file_role']:<9} {row['sha256']}  {row['source_path']}"
-            + (f"  ({row['source_format']} parser {row['parser_version']}"
-               + (f", {row['tool_version']}" if row["tool_version"] else "") + ")")
-            for row in part.iter_rows(named=True)
-        )  # fmt: skip
-        groups.append((str(result_id), lines))
+        paths = part["source_path"].to_list()
+        folder = os.path.dirname(_root(paths)) if len(paths) == 1 else _root(paths)
+        cut = len(folder) + 1 if folder else 0
+        lines = [f"{row['file_role']:<9} {row['sha256']}  {row['source_path'][cut:]}"
+                 for row in part.iter_rows(named=True)]  # fmt: skip
+        readers = part.select("source_format", "parser_version", "tool_version").unique(
+            maintain_order=True
+        )
+        lines.append(
+            "read with: "
+            + "; ".join(
+                f"{fmt} parser {parser}" + (f" ({tool})" if tool else "")
+                for fmt, parser, tool in readers.iter_rows()
+            )
+        )
+        groups.append((f"{result_id} · {folder or '.'}", tuple(lines)))
     columns = [
         "result_id", "file_role", "source_path", "sha256", "source_format", "parser_version",
         "tool_version",
     ]  # fmt: skip
     return Listing(
         "source_files",
-        "Source files of each result: role, sha256, path, format, parser and tool versions.",
+        "Source files of each result: role, sha256 and name within the result's folder, then "
+        "the formats, parser and tool versions they were read with.",
         tuple(groups),
         tables.csv_text(files.select([c for c in columns if c in files.columns])),
     )

@@ -1,5 +1,5 @@
 """`python -m ingest report --testbed T [--published-figures-of DOC] [--out DIR]
-[--format html,pdf] [--draft]`: write a testbed's report (report.build) into DIR.
+[--format html,pdf] [--draft]`: write a testbed's report (app.report.build) into DIR.
 
 Reads the published version (the one that passed validation); before anything is published, or
 to see data loaded since, `--draft` reads the newest version and watermarks every page. Files:
@@ -20,7 +20,7 @@ import duckdb
 from rich.console import Console
 from rich.markup import escape
 
-import report
+from app import report
 from warehouse import Warehouse
 
 DEFAULT_OUT = Path("data/reports")
