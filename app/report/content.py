@@ -283,7 +283,7 @@ def deltas(data: ReportData) -> Section:
                 [
                     "dimension", "from_value", "to_value", "working_set", "read_pct",
                     "block_size_bytes", "outstanding_io", "from_iops", "to_iops",
-                    "iops_delta_pct", "iops_delta_ci95_low", "iops_delta_ci95_high",
+                    "iops_delta_pct", "iops_delta", "iops_delta_ci95_low", "iops_delta_ci95_high",
                     "avg_latency_delta_pct", "is_significant", "significance_note",
                 ],
             )

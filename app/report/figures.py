@@ -53,7 +53,9 @@ def make(
         fig = draw(points)
         subtitle = charts.chart_context(points).subtitle(skip=skip, extra=extra)
         fig = charts.finish(charts.with_subtitle(fig, subtitle))
-        fig.update_layout(width=WIDTH_PX)
+        # room for the subtitle above the panels' own titles
+        top = fig.layout.margin.t if fig.layout.margin.t is not None else 100
+        fig.update_layout(width=WIDTH_PX, margin={"t": max(top, 130 if subtitle else 90)})
     except (ValueError, KeyError, TypeError, AttributeError, pl.exceptions.PolarsError) as exc:
         return Figure(key, caption, None, tables.csv_text(points), skipped=str(exc))
     return Figure(key, caption, fig, tables.csv_text(points))

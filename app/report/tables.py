@@ -49,8 +49,9 @@ HEADERS: dict[str, str] = {
     "to_value": "To",
     "iops_delta_pct": "IOPS change (%)",
     "avg_latency_delta_pct": "Latency change (%)",
-    "iops_delta_ci95_low": "IOPS change, 95 % interval low (%)",
-    "iops_delta_ci95_high": "IOPS change, 95 % interval high (%)",
+    "iops_delta": "IOPS change (IO/s)",
+    "iops_delta_ci95_low": "IOPS change, 95 % interval low (IO/s)",
+    "iops_delta_ci95_high": "IOPS change, 95 % interval high (IO/s)",
     "is_significant": "Significant (95 %)",
     "significance_note": "Note",
     "tcp_iops": "TCP IOPS (IO/s)",
@@ -126,6 +127,8 @@ def cell(value: object) -> str:
     if isinstance(value, float):
         if math.isinf(value):
             return str(value)
+        if abs(value) < 1e-9:
+            return "0"  # float noise of a difference (8.9e-16), never a measured value
         if value == int(value) and abs(value) < 1e15:
             return f"{int(value):,}"
         return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.0f}"
