@@ -278,14 +278,23 @@ def deltas(data: ReportData) -> Section:
         blocks.append(
             tables.table(
                 "config_deltas",
-                "One-label deltas with their 95 % intervals and significance.",
+                "One-label deltas with their 95 % intervals and significance (the CSV adds "
+                "block size, outstanding I/O and the significance note of every row).",
                 labelled,
                 [
                     "dimension", "from_value", "to_value", "working_set", "read_pct",
-                    "block_size_bytes", "outstanding_io", "from_iops", "to_iops",
-                    "iops_delta_pct", "iops_delta", "iops_delta_ci95_low", "iops_delta_ci95_high",
-                    "avg_latency_delta_pct", "is_significant", "significance_note",
+                    "from_iops", "to_iops", "iops_delta_pct", "iops_delta_ci95_low",
+                    "iops_delta_ci95_high", "avg_latency_delta_pct", "is_significant",
                 ],
+                csv_frame=labelled.select(
+                    c for c in (
+                        "dimension", "from_value", "to_value", "working_set", "read_pct",
+                        "block_size_bytes", "random_pct", "outstanding_io", "from_iops",
+                        "to_iops", "iops_delta_pct", "iops_delta", "iops_delta_ci95_low",
+                        "iops_delta_ci95_high", "avg_latency_delta_pct", "is_significant",
+                        "significance_note",
+                    ) if c in labelled.columns
+                ),
             )
         )  # fmt: skip
     return Section("deltas", "Profile and one-label deltas", "", tuple(blocks))
