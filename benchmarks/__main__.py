@@ -53,6 +53,7 @@ FULL = {
     "ingest load: peak memory over 1,000 files and a 100-member archive": [
         "benchmarks.bench_load_memory"
     ],
+    "report: the Micron vSAN 6.7 RA report, HTML and PDF": ["benchmarks.bench_report"],
 }
 QUICK = {
     "fio (quick)": ["benchmarks.bench_fio", "--files", "10", "--dumps", "120", "--repeat", "1"],

@@ -3,14 +3,15 @@
 Also `build` (dbt build under the writer lock), `publish` (validate, then refresh the
 dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
 writer under the writer lock), `query "SQL"` (read-only ad-hoc SQL), `migrate --to LAKE`
-(copy a warehouse file into a DuckLake) and `reference DIR` (same as `python -m synth
-reference DIR`); see `warehouse/` for why writers queue and the dashboard reads a snapshot.
+(copy a warehouse file into a DuckLake), `report --testbed T` (a testbed's RA report, HTML
+and PDF) and `reference DIR` (same as `python -m synth reference DIR`); see `warehouse/` for
+why writers queue and the dashboard reads a snapshot.
 The console script `vsan-perf` is the same command line.
 
 This module parses and dispatches; each command lives with the package whose job it runs:
 `load` in `ingest.load_command`, `build`/`locked` in `warehouse.build`, `query` in
 `warehouse.query`, `migrate` in `warehouse.migrate`, `publish` in `expectations.gate`,
-`reference` in `synth.cli`.
+`report` in `app.report.cli`, `reference` in `synth.cli`.
 
 `--warehouse` (or PERF_WAREHOUSE) picks the warehouse: a DuckDB file (the default,
 data/warehouse.duckdb) or `ducklake:postgres:<libpq conninfo>` (team mode) with `--data-path`
@@ -33,6 +34,7 @@ from rich.console import Console
 from rich.markup import escape
 
 import warehouse
+from app.report import cli as report_cli
 from expectations import gate
 from ingest import check_command, load_command
 from synth import cli as synth_cli
@@ -65,6 +67,7 @@ ON_WAREHOUSE: dict[str, _OnWarehouse] = {
     "locked": build.locked,
     "query": query.run,
     "check": check_command.run,
+    "report": report_cli.run,
 }
 STANDALONE: dict[str, _Standalone] = {
     "reference": synth_cli.reference,
@@ -131,6 +134,14 @@ def _parser() -> argparse.ArgumentParser:
         "Parquet files); --repair re-loads what a lost raw file held",
     )
     _warehouse_options(check)
+    rep = commands.add_parser(
+        "report",
+        help="write a testbed's report (HTML and PDF, CSV of every chart and table) from the "
+        "published version",
+        description=report_cli.__doc__.split("\n\n", 1)[1],
+    )
+    report_cli.add_arguments(rep)
+    _warehouse_options(rep)
     check.add_argument(
         "--repair",
         action="store_true",

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v fio >/dev/null 2>&1 || need_apt+=(fio)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# poppler-utils: the report's tests read its PDF (pdftotext) and save page images (pdftoppm).
+command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 # PostgreSQL for team mode's tests (a throw-away cluster per test session, see tests/lake).
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
