@@ -208,6 +208,7 @@ def test_png_download_config() -> None:
     config = charts.png_config("ra")
     assert config["toImageButtonOptions"]["format"] == "png"
     assert config["toImageButtonOptions"]["filename"] == "ra"
+    assert config["showSendToCloud"] is False and config["showEditInChartStudio"] is False
 
 
 def sweep_frame() -> tuple[pl.DataFrame, list[int]]:
