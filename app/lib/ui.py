@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import plotly.graph_objects as go
@@ -10,6 +11,7 @@ import streamlit as st
 
 from app.lib import charts, notices, plotly_view, queries
 from app.lib.charts.common import fmt
+from app.lib.charts.export import FORMATS, PUBLICATION, ExportSize, figure_bytes
 from app.lib.db import ServingStatus
 from app.lib.filters import Filters
 
@@ -36,11 +38,87 @@ def plot(
     selectable: bool = False,
     points: pl.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
-    """Draw `fig` with the shared layout rules (`charts.finish`) and the PNG button
-    (plotly_view.show); returns the points selected in it when `selectable`. `points`: the
-    rows the chart draws, one per mark (offered as the chart's CSV by its export controls)."""
-    config = charts.png_config(name)
-    return plotly_view.show(charts.finish(fig), config, key=key, selectable=selectable)
+    """Draw `fig` with the shared layout rules (`charts.finish`) and its export controls
+    (`export_controls`: SVG, PNG and PDF at a chosen size, the CSV of `points`); returns the
+    points selected in it when `selectable`. `points`: the rows the chart draws, one per
+    mark. `name` names the files; `key` (default `name`) tells the chart's widgets apart."""
+    finished = charts.finish(fig)
+    selected = plotly_view.show(finished, charts.png_config(name), key=key, selectable=selectable)
+    export_controls(finished, name, key=key or name, points=points)
+    return selected
+
+
+# Keys of the export controls' widgets: `<prefix><chart key>_<width|height|scale>`.
+EXPORT_KEY_PREFIX = "export_"
+EXPORT_FORMATS = (("svg", "SVG"), ("png", "PNG"), ("pdf", "PDF"))
+
+
+def export_size(fig: go.Figure) -> ExportSize:
+    """The size an export starts at: the publication size (PUBLICATION), taller when the chart
+    is (a long legend made room for itself: charts.finish)."""
+    height = max(PUBLICATION.height, int(fig.layout.height or 0))
+    return ExportSize(PUBLICATION.width, min(height, ExportSize.MAX_PX), PUBLICATION.scale)
+
+
+def export_file(fig: go.Figure, fmt: str, size: ExportSize) -> Callable[[], bytes]:
+    """The file of one export button, made when the button is clicked (st.download_button runs
+    it in a worker thread, outside every page run): the page never waits for an export."""
+    return lambda: figure_bytes(fig, fmt, size)
+
+
+@st.fragment
+def export_controls(
+    fig: go.Figure, name: str, *, key: str, points: pl.DataFrame | None = None
+) -> None:
+    """One compact "Export" popover under a chart: width, height and scale, then SVG, PNG and
+    PDF of the figure as drawn (title, subtitle, legend) and the CSV of its `points`. A
+    fragment: changing a size reruns the popover only, not the page; nothing is rendered
+    until a button is clicked."""
+    base = EXPORT_KEY_PREFIX + key
+    start = export_size(fig)
+    with st.popover("Export", icon=":material/download:", key=base + "_popover"):
+        width_col, height_col, scale_col = st.columns(3)
+        width = width_col.number_input(
+            "Width (px)",
+            ExportSize.MIN_PX,
+            ExportSize.MAX_PX,
+            start.width,
+            100,
+            key=base + "_width",
+        )
+        height = height_col.number_input(
+            "Height (px)", ExportSize.MIN_PX, ExportSize.MAX_PX, start.height, 50,
+            key=base + "_height",
+        )  # fmt: skip
+        scale = scale_col.number_input(
+            "PNG scale", ExportSize.MIN_SCALE, ExportSize.MAX_SCALE, start.scale, 0.5,
+            key=base + "_scale",
+        )  # fmt: skip
+        size = ExportSize(int(width), int(height), float(scale))
+        st.caption(
+            f"PNG {size.png_pixels[0]:,} x {size.png_pixels[1]:,} px; SVG and PDF are vector "
+            "(scale does not apply). Made on this machine: nothing is sent anywhere."
+        )
+        columns = st.columns(len(EXPORT_FORMATS) + 1)
+        for column, (fmt, label) in zip(columns, EXPORT_FORMATS, strict=False):
+            column.download_button(
+                label,
+                export_file(fig, fmt, size),
+                file_name=f"{name}.{fmt}",
+                mime=FORMATS[fmt],
+                key=f"{base}_{fmt}",
+                on_click="ignore",
+            )
+        if points is not None:
+            columns[-1].download_button(
+                "CSV",
+                lambda: csv_bytes(points),
+                file_name=f"{name}.csv",
+                mime="text/csv",
+                key=f"{base}_csv",
+                on_click="ignore",
+                help="The chart's points, one row per mark.",
+            )
 
 
 # Keys of the expanders `expander` makes: tests open every one by this prefix.
