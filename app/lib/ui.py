@@ -72,28 +72,27 @@ def export_controls(
 ) -> None:
     """One compact "Export" popover under a chart: width, height and scale, then SVG, PNG and
     PDF of the figure as drawn (title, subtitle, legend) and the CSV of its `points`. A
-    fragment: changing a size reruns the popover only, not the page; nothing is rendered
-    until a button is clicked."""
+    fragment: changing a size reruns the popover only, not the page; no file is made until
+    its button is clicked (`export_file`)."""
     base = EXPORT_KEY_PREFIX + key
     start = export_size(fig)
     with st.popover("Export", icon=":material/download:", key=base + "_popover"):
         width_col, height_col, scale_col = st.columns(3)
+        px = {"min_value": ExportSize.MIN_PX, "max_value": ExportSize.MAX_PX}
         width = width_col.number_input(
-            "Width (px)",
-            ExportSize.MIN_PX,
-            ExportSize.MAX_PX,
-            start.width,
-            100,
-            key=base + "_width",
+            "Width (px)", value=start.width, step=100, key=base + "_width", **px
         )
         height = height_col.number_input(
-            "Height (px)", ExportSize.MIN_PX, ExportSize.MAX_PX, start.height, 50,
-            key=base + "_height",
-        )  # fmt: skip
+            "Height (px)", value=start.height, step=50, key=base + "_height", **px
+        )
         scale = scale_col.number_input(
-            "PNG scale", ExportSize.MIN_SCALE, ExportSize.MAX_SCALE, start.scale, 0.5,
+            "PNG scale",
+            min_value=ExportSize.MIN_SCALE,
+            max_value=ExportSize.MAX_SCALE,
+            value=start.scale,
+            step=0.5,
             key=base + "_scale",
-        )  # fmt: skip
+        )
         size = ExportSize(int(width), int(height), float(scale))
         st.caption(
             f"PNG {size.png_pixels[0]:,} x {size.png_pixels[1]:,} px; SVG and PDF are vector "
