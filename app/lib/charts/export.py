@@ -4,7 +4,9 @@ Plotly's own exporter, kaleido, renders the figure in Debian's headless chromium
 scripts/setup.sh installs; kaleido downloads nothing). Starting that browser costs about 2 s,
 an export with it running about 0.15 s, so one browser serves every export of the process
 (the dashboard's downloads, the report's figures) and a lock keeps exports one at a time:
-kaleido's server is a process-wide singleton.
+kaleido's server is a process-wide singleton. A page run never takes the lock, so an export
+holds up other exports only. `stop_browser` ends it (at exit, and at the dashboard server's
+shutdown: app/server.py).
 
 The subtitle (workload and configuration, common.with_subtitle) is part of the figure's
 layout, so every export carries it. The dashboard applies its layout rules (`finish`) before
@@ -77,7 +79,7 @@ def _ensure_server() -> None:
     # MathJax (no chart uses LaTeX), so an export makes no request to another host.
     kaleido.start_sync_server(plotlyjs=_local_plotly_js(), mathjax=False, silence_warnings=True)
     _server["running"] = True
-    atexit.register(_stop_server)
+    atexit.register(stop_browser)
 
 
 def _local_plotly_js() -> str:
@@ -89,7 +91,10 @@ def _local_plotly_js() -> str:
     return path.as_uri()
 
 
-def _stop_server() -> None:
+def stop_browser() -> None:
+    """Stop the export browser if it runs, after the export under way (the dashboard server's
+    shutdown calls it: uvicorn ends a SIGTERM'd process by raising the signal again, so
+    `atexit` never runs there, and chromium's temporary profile would be left in /tmp)."""
     import kaleido
 
     with _lock:
