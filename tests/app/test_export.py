@@ -12,8 +12,11 @@ size without making any file until a button is clicked.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import struct
+from pathlib import Path
 
 import plotly.graph_objects as go
 import polars as pl
@@ -22,7 +25,7 @@ from streamlit.testing.v1 import AppTest
 
 from app.lib import charts, ui
 from app.lib.charts.common import TEMPLATE, with_subtitle
-from app.lib.charts.export import PUBLICATION, ExportSize
+from app.lib.charts.export import PUBLICATION, ExportSize, stop_browser
 
 # Micron vSAN 6.7 RA, 4K random: 380,000 IOPS at 100 % read and 310,000 at 70 % read.
 IOPS = [380_000, 310_000]
@@ -127,3 +130,30 @@ def test_a_chart_offers_svg_png_pdf_and_csv_at_the_publication_size() -> None:
 def test_the_csv_has_the_points_without_float_noise() -> None:
     points = pl.DataFrame({"read_pct": [100.0, 70.0], "iops": [380_000.0, 310_000.0000001]})
     assert ui.csv_bytes(points).decode() == "read_pct,iops\n100.0,380000.0\n70.0,310000.0\n"
+
+
+def _export_browsers() -> list[str]:
+    """Command lines of this process's children that run chromium (kaleido's wrapper)."""
+    # Every thread's children: kaleido starts the browser from its own thread.
+    tasks = Path(f"/proc/{os.getpid()}/task").glob("*/children")
+    children = [pid for task in tasks for pid in task.read_text().split()]
+    lines = []
+    for pid in children:
+        with contextlib.suppress(FileNotFoundError):
+            lines.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode())
+    return [line for line in lines if "chromium" in line]
+
+
+def test_stopping_the_export_browser_leaves_no_process_and_no_profile() -> None:
+    # GIVEN an export made (the browser runs, with its temporary profile)
+    ui.export_file(bar_chart(), "svg", PUBLICATION)()
+    running = _export_browsers()
+    assert len(running) == 1, running
+    profile = Path(re.search(r"--user-data-dir=(\S+)", running[0]).group(1))
+    assert profile.is_dir()
+    # WHEN the server shuts down (app/server.py's lifespan calls stop_browser)
+    stop_browser()
+    # THEN the browser is gone and so is its profile; a later export starts it again
+    assert _export_browsers() == []
+    assert not profile.exists()
+    assert ui.export_file(bar_chart(), "png", ExportSize(200, 100, 1))()[:4] == b"\x89PNG"
