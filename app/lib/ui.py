@@ -72,52 +72,61 @@ def export_controls(
 ) -> None:
     """One compact "Export" popover under a chart: width, height and scale, then SVG, PNG and
     PDF of the figure as drawn (title, subtitle, legend) and the CSV of its `points`. A
-    fragment: changing a size reruns the popover only, not the page; no file is made until
-    its button is clicked (`export_file`)."""
+    fragment: opening the popover or changing a size reruns it only, not the page; no file is
+    made until its button is clicked (`export_file`)."""
     base = EXPORT_KEY_PREFIX + key
+    # Lazy: closed, the popover is one button; its controls are built (a rerun of this
+    # fragment only) once a reader opens it, so a chart page sends none of them up front.
+    with st.popover(
+        "Export", icon=":material/download:", key=base + "_popover", on_change="rerun"
+    ) as box:
+        if box.open:
+            _export_menu(fig, name, base, points)
+
+
+def _export_menu(fig: go.Figure, name: str, base: str, points: pl.DataFrame | None) -> None:
     start = export_size(fig)
-    with st.popover("Export", icon=":material/download:", key=base + "_popover"):
-        width_col, height_col, scale_col = st.columns(3)
-        px = {"min_value": ExportSize.MIN_PX, "max_value": ExportSize.MAX_PX}
-        width = width_col.number_input(
-            "Width (px)", value=start.width, step=100, key=base + "_width", **px
+    width_col, height_col, scale_col = st.columns(3)
+    px = {"min_value": ExportSize.MIN_PX, "max_value": ExportSize.MAX_PX}
+    width = width_col.number_input(
+        "Width (px)", value=start.width, step=100, key=base + "_width", **px
+    )
+    height = height_col.number_input(
+        "Height (px)", value=start.height, step=50, key=base + "_height", **px
+    )
+    scale = scale_col.number_input(
+        "PNG scale",
+        min_value=ExportSize.MIN_SCALE,
+        max_value=ExportSize.MAX_SCALE,
+        value=start.scale,
+        step=0.5,
+        key=base + "_scale",
+    )
+    size = ExportSize(int(width), int(height), float(scale))
+    st.caption(
+        f"PNG {size.png_pixels[0]:,} x {size.png_pixels[1]:,} px; SVG and PDF are vector "
+        "(scale does not apply). Made on this machine: nothing is sent anywhere."
+    )
+    columns = st.columns(len(EXPORT_FORMATS) + 1)
+    for column, (file_format, label) in zip(columns, EXPORT_FORMATS, strict=False):
+        column.download_button(
+            label,
+            export_file(fig, file_format, size),
+            file_name=f"{name}.{file_format}",
+            mime=FORMATS[file_format],
+            key=f"{base}_{file_format}",
+            on_click="ignore",
         )
-        height = height_col.number_input(
-            "Height (px)", value=start.height, step=50, key=base + "_height", **px
+    if points is not None:
+        columns[-1].download_button(
+            "CSV",
+            lambda: csv_bytes(points),
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            key=f"{base}_csv",
+            on_click="ignore",
+            help="The chart's points, one row per mark.",
         )
-        scale = scale_col.number_input(
-            "PNG scale",
-            min_value=ExportSize.MIN_SCALE,
-            max_value=ExportSize.MAX_SCALE,
-            value=start.scale,
-            step=0.5,
-            key=base + "_scale",
-        )
-        size = ExportSize(int(width), int(height), float(scale))
-        st.caption(
-            f"PNG {size.png_pixels[0]:,} x {size.png_pixels[1]:,} px; SVG and PDF are vector "
-            "(scale does not apply). Made on this machine: nothing is sent anywhere."
-        )
-        columns = st.columns(len(EXPORT_FORMATS) + 1)
-        for column, (fmt, label) in zip(columns, EXPORT_FORMATS, strict=False):
-            column.download_button(
-                label,
-                export_file(fig, fmt, size),
-                file_name=f"{name}.{fmt}",
-                mime=FORMATS[fmt],
-                key=f"{base}_{fmt}",
-                on_click="ignore",
-            )
-        if points is not None:
-            columns[-1].download_button(
-                "CSV",
-                lambda: csv_bytes(points),
-                file_name=f"{name}.csv",
-                mime="text/csv",
-                key=f"{base}_csv",
-                on_click="ignore",
-                help="The chart's points, one row per mark.",
-            )
 
 
 # Keys of the expanders `expander` makes: tests open every one by this prefix.

@@ -119,6 +119,10 @@ def _page() -> None:
 def test_a_chart_offers_svg_png_pdf_and_csv_at_the_publication_size() -> None:
     at = AppTest.from_function(_page, default_timeout=30).run()
     assert not at.exception, [e.value for e in at.exception]
+    # Closed, the popover holds nothing; a reader opening it builds the controls.
+    assert len(at.get("download_button")) == 0 and len(at.number_input) == 0
+    at.session_state[ui.EXPORT_KEY_PREFIX + "ra_popover"] = True
+    at.run()
     sizes = {n.label: n.value for n in at.number_input}
     assert sizes == {"Width (px)": 1200, "Height (px)": 600, "PNG scale": 3.0}
     buttons = at.get("download_button")
