@@ -5,6 +5,7 @@ happens once, when the server starts, so that the first person to open a page do
 for it: the libraries the pages use are imported and the published warehouse is attached
 (its catalog read). On a 2-core machine that took the first page view about 0.5 s longer
 than the next one (tests/app/test_browser.py measures the first view of the default page).
+At shutdown it stops the chart exports' browser (charts/export.py), if an export started one.
 It also sends every response without Nagle's delay (`nodelay_on_every_tcp_connection`), and
 it bounds what the server holds when connections pile up (`bound_connections`).
 
@@ -52,6 +53,8 @@ import streamlit as st
 import uvicorn
 from streamlit.logger import get_logger
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from app.lib.charts.export import stop_browser
 
 LOG = get_logger(__name__)  # Streamlit's handler and `logger.level`: the lines show in its log
 PAGES_SCRIPT = Path(__file__).with_name("streamlit_app.py")
@@ -435,7 +438,11 @@ def warm_up() -> None:
 @contextlib.asynccontextmanager
 async def lifespan(_app: st.App) -> AsyncIterator[None]:
     warm_up()
-    yield
+    try:
+        yield
+    finally:
+        # The chart exports' chromium (started by a first export), with its temporary profile.
+        stop_browser()
 
 
 nodelay_on_every_tcp_connection()

@@ -11,6 +11,7 @@ import streamlit as st
 
 from app.lib import db, navigation, notices, queries, ui
 from app.lib.filters import FILTER_LABELS, Filters, filter_value_label
+from app.lib.url_state import FilterUrl
 
 st.set_page_config(
     page_title="vSAN performance warehouse", page_icon=navigation.APP_ICON, layout="wide"
@@ -44,28 +45,39 @@ notices.show(notice)
 if notice is not None and notice.blocks_data and page.title != "Data quality":
     st.stop()  # no snapshot yet: the main file's marts have not passed validation
 
+# The filters live in the URL (`?f_profile=baseline&f_read_pct=70&f_keep=1`), so a filtered
+# view can be shared: a link sets the widgets, the widgets write the URL (url_state.FilterUrl).
+link = FilterUrl()
 with st.sidebar:
     st.header("Filters")
     options = queries.filter_options(where)
+    left_out = link.restore(options)
     chosen = {
         name: tuple(
             st.multiselect(
                 label,
                 options.get(name, []),
-                key=f"filter_{name}",
+                key=FilterUrl.widget_key(name),
                 placeholder="All",
                 format_func=filter_value_label(name),
+                on_change=link.follow,
+                args=(name,),
             )
         )
         for name, label in FILTER_LABELS.items()
     }
     keep = st.toggle(
         "Keep rows without a value",
-        key="filter_keep_unlabelled",
+        key=FilterUrl.widget_key(FilterUrl.KEEP),
         help="A row whose run did not say a filtered label (or whose mart cannot tell) is "
         "hidden by default; the page says how many. Switch on to show such rows too.",
+        on_change=link.follow,
+        args=(FilterUrl.KEEP,),
     )
     st.caption("Empty = all. Filters apply to every chart and table, published figures too.")
+# Every run: after a page change (which drops the query) or a left-out link value.
+link.publish()
+notices.show(notices.filter_link_notice(left_out))
 st.session_state["filters"] = Filters(**chosen, keep_unlabelled=keep)
 # The page's notice of rows the filters hid (or kept) for lack of a value, filled as the
 # page's filtered reads tally them (queries._rows).

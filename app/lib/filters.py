@@ -13,6 +13,7 @@ says how many there are (app/lib/notices.py).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
@@ -161,6 +162,52 @@ def counting_sql(table: str, condition: Where) -> str | None:
         f"count(*) filter (where {lacks}) as {name}" for name, lacks in condition.lacking.items()
     )
     return f"select {counts} from marts.{table} where {condition.sql}"
+
+
+# --- The filters in the URL: `?f_profile=baseline&f_profile=density&f_read_pct=70&f_keep=1` ---
+
+URL_PREFIX = "f_"
+KEEP_PARAM = URL_PREFIX + "keep"  # "Keep rows without a value" on (absent: off)
+KEEP_ON = "1"
+# Filters whose values are numbers: the URL's text is parsed back to the sidebar's type.
+NUMERIC = {"read_pct": float, "block_size_bytes": int, "outstanding_io": int}
+ACCESS_VALUES = (RANDOM, SEQUENTIAL, MIXED)
+
+
+def url_param(name: str) -> str:
+    """The query parameter of a filter: `f_<filter name>`."""
+    return URL_PREFIX + name
+
+
+def url_text(name: str, value: Any) -> str:
+    """A filter value as the URL writes it: read % with `%g` (70, 37.5), block sizes and
+    outstanding I/Os as whole numbers (4096), the rest as they are."""
+    if name == "read_pct":
+        return f"{float(value):g}"
+    if name in NUMERIC:
+        return str(int(value))
+    return str(value)
+
+
+def url_value(name: str, text: str) -> Any:
+    """A URL's text as the filter's value (`url_text` read back); ValueError saying why when it
+    is not one (`abc` for a read %, `4.5` for a block size, `diagonal` for an access)."""
+    if name == "read_pct":
+        try:
+            pct = float(text)
+        except ValueError:
+            pct = math.nan
+        if not 0 <= pct <= 100:  # NaN too
+            raise ValueError(f"`{text}` is not a percentage from 0 to 100")
+        return pct
+    if name in NUMERIC:
+        # Whole numbers only: `4.5` or `4K` is not a number of bytes or of I/Os.
+        if not text.isdigit() or int(text) <= 0:
+            raise ValueError(f"`{text}` is not a positive whole number")
+        return int(text)
+    if name == "access" and text not in ACCESS_VALUES:
+        raise ValueError(f"`{text}` is not one of {', '.join(ACCESS_VALUES)}")
+    return text
 
 
 def filter_value_label(name: str) -> Callable[[Any], str]:

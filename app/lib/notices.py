@@ -111,6 +111,20 @@ def link_not_offered_notice(param: str, value: object) -> Notice | None:
     )
 
 
+def filter_link_notice(left_out: Iterable[str]) -> Notice | None:
+    """The sidebar filter values a link named that the sidebar cannot take (url_state.FilterUrl
+    says which parameter and why); None when it took them all."""
+    lines = list(left_out)
+    if not lines:
+        return None
+    return Notice(
+        "warning",
+        "The link's filters were not all applied; left out:\n"
+        + "\n".join(f"- {line}" for line in lines),
+        icon=":material/link_off:",
+    )
+
+
 def unknown_result_notice(result_id: str) -> Notice:
     return Notice(
         "error",

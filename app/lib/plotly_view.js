@@ -71,7 +71,10 @@ export default function ({ data, parentElement, setStateValue }) {
   }
   root.__perfSetState = setStateValue; // listeners bound once send through the latest one
   const figure = JSON.parse(data.figure);
-  const config = { ...data.config };
+  // Whatever the config says, nothing offers to send the chart to another host (Chart
+  // Studio's "Edit in Chart Studio" / "Share chart...").
+  const config = { ...data.config, showSendToCloud: false, showEditInChartStudio: false };
+  delete config.plotlyServerURL;
   if (data.selectable) {
     config.modeBarButtonsToAdd = ["select2d", "lasso2d"];
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import plotly.graph_objects as go
@@ -10,6 +11,7 @@ import streamlit as st
 
 from app.lib import charts, notices, plotly_view, queries
 from app.lib.charts.common import fmt
+from app.lib.charts.export import FORMATS, PUBLICATION, ExportSize, figure_bytes
 from app.lib.db import ServingStatus
 from app.lib.filters import Filters
 
@@ -36,11 +38,95 @@ def plot(
     selectable: bool = False,
     points: pl.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
-    """Draw `fig` with the shared layout rules (`charts.finish`) and the PNG button
-    (plotly_view.show); returns the points selected in it when `selectable`. `points`: the
-    rows the chart draws, one per mark (offered as the chart's CSV by its export controls)."""
-    config = charts.png_config(name)
-    return plotly_view.show(charts.finish(fig), config, key=key, selectable=selectable)
+    """Draw `fig` with the shared layout rules (`charts.finish`) and its export controls
+    (`export_controls`: SVG, PNG and PDF at a chosen size, the CSV of `points`); returns the
+    points selected in it when `selectable`. `points`: the rows the chart draws, one per
+    mark. `name` names the files; `key` (default `name`) tells the chart's widgets apart."""
+    finished = charts.finish(fig)
+    selected = plotly_view.show(finished, charts.png_config(name), key=key, selectable=selectable)
+    export_controls(finished, name, key=key or name, points=points)
+    return selected
+
+
+# Keys of the export controls' widgets: `<prefix><chart key>_<width|height|scale>`.
+EXPORT_KEY_PREFIX = "export_"
+EXPORT_FORMATS = (("svg", "SVG"), ("png", "PNG"), ("pdf", "PDF"))
+
+
+def export_size(fig: go.Figure) -> ExportSize:
+    """The size an export starts at: the publication size (PUBLICATION), taller when the chart
+    is (a long legend made room for itself: charts.finish)."""
+    height = max(PUBLICATION.height, int(fig.layout.height or 0))
+    return ExportSize(PUBLICATION.width, min(height, ExportSize.MAX_PX), PUBLICATION.scale)
+
+
+def export_file(fig: go.Figure, fmt: str, size: ExportSize) -> Callable[[], bytes]:
+    """The file of one export button, made when the button is clicked (st.download_button runs
+    it in a worker thread, outside every page run): the page never waits for an export."""
+    return lambda: figure_bytes(fig, fmt, size)
+
+
+@st.fragment
+def export_controls(
+    fig: go.Figure, name: str, *, key: str, points: pl.DataFrame | None = None
+) -> None:
+    """One compact "Export" popover under a chart: width, height and scale, then SVG, PNG and
+    PDF of the figure as drawn (title, subtitle, legend) and the CSV of its `points`. A
+    fragment: opening the popover or changing a size reruns it only, not the page; no file is
+    made until its button is clicked (`export_file`)."""
+    base = EXPORT_KEY_PREFIX + key
+    # Lazy: closed, the popover is one button; its controls are built (a rerun of this
+    # fragment only) once a reader opens it, so a chart page sends none of them up front.
+    with st.popover(
+        "Export", icon=":material/download:", key=base + "_popover", on_change="rerun"
+    ) as box:
+        if box.open:
+            _export_menu(fig, name, base, points)
+
+
+def _export_menu(fig: go.Figure, name: str, base: str, points: pl.DataFrame | None) -> None:
+    start = export_size(fig)
+    width_col, height_col, scale_col = st.columns(3)
+    px = {"min_value": ExportSize.MIN_PX, "max_value": ExportSize.MAX_PX}
+    width = width_col.number_input(
+        "Width (px)", value=start.width, step=100, key=base + "_width", **px
+    )
+    height = height_col.number_input(
+        "Height (px)", value=start.height, step=50, key=base + "_height", **px
+    )
+    scale = scale_col.number_input(
+        "PNG scale",
+        min_value=ExportSize.MIN_SCALE,
+        max_value=ExportSize.MAX_SCALE,
+        value=start.scale,
+        step=0.5,
+        key=base + "_scale",
+    )
+    size = ExportSize(int(width), int(height), float(scale))
+    st.caption(
+        f"PNG {size.png_pixels[0]:,} x {size.png_pixels[1]:,} px; SVG and PDF are vector "
+        "(scale does not apply). Made on this machine: nothing is sent anywhere."
+    )
+    columns = st.columns(len(EXPORT_FORMATS) + 1)
+    for column, (file_format, label) in zip(columns, EXPORT_FORMATS, strict=False):
+        column.download_button(
+            label,
+            export_file(fig, file_format, size),
+            file_name=f"{name}.{file_format}",
+            mime=FORMATS[file_format],
+            key=f"{base}_{file_format}",
+            on_click="ignore",
+        )
+    if points is not None:
+        columns[-1].download_button(
+            "CSV",
+            lambda: csv_bytes(points),
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            key=f"{base}_csv",
+            on_click="ignore",
+            help="The chart's points, one row per mark.",
+        )
 
 
 # Keys of the expanders `expander` makes: tests open every one by this prefix.

@@ -16,12 +16,12 @@ plain objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, Protocol
 
 import streamlit as st
 
-from app.lib import selection
+from app.lib import filters, selection
 
 Value = str | list[str] | None
 
@@ -30,6 +30,7 @@ class Query(Protocol):
     """What is used of `st.query_params`."""
 
     def get_all(self, key: str) -> list[str]: ...
+    def __iter__(self) -> Iterator[str]: ...
     def __setitem__(self, key: str, value: str | Iterable[str]) -> None: ...
     def pop(self, key: str, default: Any = None) -> Any: ...
 
@@ -144,3 +145,99 @@ class UrlState:
                     self._query[param] = list(value)
             elif self._query.get_all(param)[-1:] != [value]:
                 self._query[param] = value
+
+
+# --- The sidebar filters ------------------------------------------------------------------
+
+
+class FilterUrl:
+    """The sidebar filters in the URL (`?f_profile=baseline&f_profile=density&f_keep=1`):
+    filters.url_param names each filter's parameter, one repeated value per chosen value.
+
+    The rules are UrlState's: a widget's session key is the state, the widget writes the URL as
+    it changes (`follow`) and every run writes the URL from the widgets (`publish`), so a URL
+    value that differs from its widget's is a link (`restore`). A URL without a filter's
+    parameter leaves the widget as it is: moving to another page (st.navigation) drops the
+    query, and the next run writes the filters back. Values are parsed to the filter's type
+    (read % float, block size and outstanding I/O int); a value that is malformed or not among
+    the sidebar's options, and an unknown `f_` parameter, is left out and reported by
+    `restore` (parameter and why), never raised.
+    """
+
+    KEEP = "keep_unlabelled"  # the toggle's name beside the filters'
+
+    def __init__(
+        self,
+        query: Query | None = None,
+        state: MutableMapping[str, Any] | None = None,
+    ) -> None:
+        self._query = query if query is not None else st.query_params
+        self._state = state if state is not None else st.session_state
+
+    @staticmethod
+    def widget_key(name: str) -> str:
+        """The session key of a filter's sidebar widget (KEEP: the keep-unlabelled toggle)."""
+        return f"filter_{name}"
+
+    def restore(self, options: Mapping[str, Sequence[Any]]) -> list[str]:
+        """Before the sidebar is drawn: each filter the URL names takes the URL's values (those
+        among `options`, in the URL's order) when they differ from its widget's. Returns what
+        was left out, one line per parameter: "`f_read_pct`: `abc` is not a percentage ..."."""
+        problems = [
+            f"`{param}`: no such filter"
+            for param in self._query
+            if param.startswith(filters.URL_PREFIX)
+            and param != filters.KEEP_PARAM
+            and param.removeprefix(filters.URL_PREFIX) not in filters.SPEC_BY_NAME
+        ]
+        for spec in filters.SPECS:
+            param = filters.url_param(spec.name)
+            texts = self._query.get_all(param)
+            if not texts:
+                continue
+            values: list[Any] = []
+            offered = list(options.get(spec.name, ()))
+            for text in texts:
+                try:
+                    value = filters.url_value(spec.name, text)
+                except ValueError as exc:
+                    problems.append(f"`{param}`: {exc}")
+                    continue
+                if value not in offered:
+                    problems.append(f"`{param}`: `{text}` is not in the warehouse")
+                elif value not in values:
+                    values.append(value)
+            key = self.widget_key(spec.name)
+            if values != list(self._state.get(key) or ()):
+                self._state[key] = values
+        keep = self._query.get_all(filters.KEEP_PARAM)
+        if keep:
+            if keep[-1] in (filters.KEEP_ON, "0"):
+                self._state[self.widget_key(self.KEEP)] = keep[-1] == filters.KEEP_ON
+            else:
+                problems.append(f"`{filters.KEEP_PARAM}`: `{keep[-1]}` is not 1 or 0")
+        return problems
+
+    def follow(self, name: str) -> None:
+        """A filter widget's `on_change`: the URL takes its new value before the next run."""
+        self._write(name)
+
+    def publish(self) -> None:
+        """The URL holds every filter's widget value (a parameter per filter with a selection,
+        `f_keep=1` when rows without a value are kept); a left-out value leaves it."""
+        for spec in filters.SPECS:
+            self._write(spec.name)
+        self._write(self.KEEP)
+
+    def _write(self, name: str) -> None:
+        value = self._state.get(self.widget_key(name))
+        if name == self.KEEP:
+            param, texts = filters.KEEP_PARAM, [filters.KEEP_ON] if value else []
+        else:
+            param = filters.url_param(name)
+            texts = [filters.url_text(name, v) for v in value or ()]
+        if not texts:
+            if self._query.get_all(param):
+                self._query.pop(param, None)
+        elif self._query.get_all(param) != texts:
+            self._query[param] = texts

@@ -208,6 +208,7 @@ def test_png_download_config() -> None:
     config = charts.png_config("ra")
     assert config["toImageButtonOptions"]["format"] == "png"
     assert config["toImageButtonOptions"]["filename"] == "ra"
+    assert config["showSendToCloud"] is False and config["showEditInChartStudio"] is False
 
 
 def sweep_frame() -> tuple[pl.DataFrame, list[int]]:
@@ -292,3 +293,87 @@ def test_ra_comparison_refuses_two_results_in_one_series_at_one_read_mix() -> No
         "baseline · run 1 IOPS",
         "baseline · run 2 IOPS",
     ]
+
+
+# --- Layout rules every chart gets (charts.finish) -----------------------------------------
+
+LONG_SUBTITLE = (
+    "testbed micron-sata-vsan67 · 4K · random · OIO 16 · 16 VMs · 4 nodes · profile density"
+    " · working set capacity · transport tcp · vSAN 6.7 · origin reconstructed"
+)
+
+
+def test_the_title_block_has_room_for_a_wrapped_subtitle() -> None:
+    # GIVEN a chart whose subtitle is longer than one line holds
+    fig = go.Figure(go.Bar(x=["a"], y=[1]), layout={"template": charts.common.TEMPLATE})
+    fig.update_layout(title="IOPS by profile", height=450)
+    charts.finish(charts.with_subtitle(fig, LONG_SUBTITLE))
+    # THEN it is cut at " · " into lines that each fit, with every part kept in order
+    lines = fig.layout.title.subtitle.text.split("<br>")
+    assert len(lines) == 2
+    assert all(len(line) <= charts.layout.SUBTITLE_LINE_CHARS for line in lines)
+    assert " · ".join(lines) == LONG_SUBTITLE
+    # and the title block is pinned to the top with a margin as tall as its lines, the figure
+    # taller by what the margin gained (the plot keeps its height)
+    assert (fig.layout.title.yref, fig.layout.title.y, fig.layout.title.yanchor) == (
+        "container",
+        1,
+        "top",
+    )
+    assert fig.layout.margin.t == 14 + 26 + 2 * 17 + 16
+    assert fig.layout.height == 450 + fig.layout.margin.t - 80
+
+
+def test_a_chart_without_subtitle_keeps_its_top_margin() -> None:
+    fig = charts.finish(go.Figure(go.Bar(x=["a"], y=[1]), layout={"title": "IOPS"}))
+    assert fig.layout.margin.t is None and fig.layout.height is None
+
+
+@pytest.mark.parametrize(
+    ("names", "order"),
+    [
+        pytest.param(["100% read", "0% read", "70% read"], ["0% read", "70% read", "100% read"]),
+        pytest.param(["1M", "4K", "64K"], ["4K", "64K", "1M"], id="block-sizes"),
+        pytest.param(["16 VMs", "1 VM", "4 VMs"], ["1 VM", "4 VMs", "16 VMs"], id="vms"),
+    ],
+)
+def test_legend_entries_named_by_numbers_are_in_numeric_order(names, order) -> None:
+    fig = go.Figure([go.Bar(x=["a"], y=[i + 1], name=n) for i, n in enumerate(names)])
+    charts.finish(fig)
+    ranked = sorted(fig.data, key=lambda t: t.legendrank)
+    assert [t.name for t in ranked] == order
+
+
+def test_a_legend_of_words_or_with_its_own_ranks_is_left_alone() -> None:
+    words = go.Figure([go.Bar(x=["a"], y=[1], name=n) for n in ("density", "baseline")])
+    assert [t.legendrank for t in charts.finish(words).data] == [None, None]
+    mixed = go.Figure([go.Bar(x=["a"], y=[1], name=n) for n in ("70% read", "published")])
+    assert [t.legendrank for t in charts.finish(mixed).data] == [None, None]
+    own = go.Figure(
+        [go.Bar(x=["a"], y=[1], name="100", legendrank=1), go.Bar(x=["a"], y=[1], name="0")]
+    )
+    assert [t.legendrank for t in charts.finish(own).data] == [1, None]
+
+
+def test_long_category_labels_are_wrapped_not_rotated() -> None:
+    # GIVEN three bars whose workload labels are longer than their slot
+    labels = [
+        "raid1 → raid5 · my-lab-4node · 0% read, 4K, random, OIO 16, cache, 1 VM",
+        "raid1 → raid6 · my-lab-4node · 70% read, 4K, random, OIO 16, cache",
+        "baseline",
+    ]
+    fig = charts.finish(go.Figure(go.Bar(x=labels, y=[3, 2, 1])))
+    axis = fig.layout.xaxis
+    # THEN each label is a few horizontal lines, word for word, at its own category
+    assert axis.tickangle == 0 and list(axis.tickvals) == labels
+    assert [t.replace("<br>", " ") for t in axis.ticktext] == labels
+    assert all(1 < t.count("<br>") + 1 <= 4 for t in axis.ticktext[:2])
+    assert axis.ticktext[2] == "baseline"
+
+
+def test_short_or_too_many_category_labels_are_left_to_plotly() -> None:
+    short = charts.finish(go.Figure(go.Bar(x=["4K", "64K"], y=[1, 2])))
+    assert short.layout.xaxis.tickmode is None
+    many = [f"result {i:03d} of a long sweep of workloads" for i in range(60)]
+    crowded = charts.finish(go.Figure(go.Bar(x=many, y=list(range(60)))))
+    assert crowded.layout.xaxis.tickmode is None

@@ -11,6 +11,7 @@ selection's points give their run ids. (tests/app/test_browser.py sees the chart
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -78,6 +79,45 @@ def test_a_page_carries_each_figure_and_its_png_config() -> None:
     data = figures.component_data(ours[0])
     assert data["selectable"] is True
     assert data["config"]["toImageButtonOptions"]["filename"] == "profiles"
+
+
+def chart_configs(at: AppTest) -> list[dict]:
+    """The plotly.js config of every chart of the page, whichever way it was drawn."""
+    return [
+        figures.component_data(chart)["config"]
+        if hasattr(chart.proto, "component_name")
+        else json.loads(chart.proto.config)
+        for chart in figures.charts(at)
+    ]
+
+
+def test_no_chart_offers_to_send_its_data_to_another_host() -> None:
+    # GIVEN a chart drawn by the component and one by st.plotly_chart (WebGL)
+    at = AppTest.from_function(_script, default_timeout=30).run()
+    configs = chart_configs(at)
+    assert len(configs) == 2
+    for config in configs:
+        # THEN neither offers Chart Studio's "Share chart..." / "Edit in Chart Studio" and none
+        # names a server to send to
+        assert config["showSendToCloud"] is False
+        assert config["showEditInChartStudio"] is False
+        assert "plotlyServerURL" not in config
+        assert {"sendDataToCloud", "editInChartStudio"} <= set(config["modeBarButtonsToRemove"])
+        # and the modebar camera saves a PNG at the publication size
+        camera = config["toImageButtonOptions"]
+        assert (camera["format"], camera["width"], camera["height"], camera["scale"]) == (
+            "png",
+            1200,
+            600,
+            3,
+        )
+
+
+def test_the_component_turns_send_to_cloud_off_whatever_config_it_is_given() -> None:
+    # The component's script overrides the flags and drops plotlyServerURL itself.
+    js = plotly_view.Path(plotly_view.__file__).with_suffix(".js").read_text(encoding="utf-8")
+    assert "showSendToCloud: false, showEditInChartStudio: false" in js
+    assert "delete config.plotlyServerURL" in js
 
 
 def test_selected_points_give_their_run_ids() -> None:

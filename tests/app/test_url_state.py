@@ -7,12 +7,15 @@ st.session_state; one page in AppTest checks the round trip through Streamlit's 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.lib.url_state import UrlState
+from app.lib.filters import Filters
+from app.lib.url_state import FilterUrl, UrlState
 
 OPTIONS = ["micron", "samsung", "sfd7"]
 
@@ -25,6 +28,9 @@ class Query:
 
     def get_all(self, key: str) -> list[str]:
         return list(self.params.get(key, []))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self.params))
 
     def __setitem__(self, key: str, value: str | Iterable[str]) -> None:
         self.params[key] = [value] if isinstance(value, str) else list(value)
@@ -169,3 +175,167 @@ def test_a_page_round_trips_through_streamlits_url_and_session_state() -> None:
     assert [w.value for w in at.warning] == ["not offered: lenovo"]
     assert at.selectbox(key="demo_testbed").value == "micron"
     assert at.query_params["testbed"] in ("micron", ["micron"])
+
+
+# --- The sidebar filters (FilterUrl) ------------------------------------------------------
+
+# What the sidebar offers (queries.filter_options' types: read % float, sizes and I/Os int).
+FILTER_OPTIONS = {
+    "testbed": ["micron-sata-vsan67", "samsung-pm1743-vsan8-esa"],
+    "profile": ["baseline", "density"],
+    "read_pct": [0.0, 37.5, 70.0, 100.0],
+    "block_size_bytes": [4096, 65536],
+    "access": ["random", "sequential"],
+    "outstanding_io": [16, 512],
+}
+
+
+def test_a_filter_link_sets_the_sidebar_with_the_filters_types() -> None:
+    # GIVEN a link with two profiles, a read mix, a block size, an outstanding I/O and keep
+    query = Query(
+        f_profile=["baseline", "density"],
+        f_read_pct="37.5",
+        f_block_size_bytes="4096",
+        f_outstanding_io="512",
+        f_access="random",
+        f_keep="1",
+    )
+    state: dict = {}
+    # WHEN the sidebar restores it THEN every widget holds the URL's values, typed
+    assert FilterUrl(query, state).restore(FILTER_OPTIONS) == []
+    assert state == {
+        "filter_profile": ["baseline", "density"],
+        "filter_read_pct": [37.5],
+        "filter_block_size_bytes": [4096],
+        "filter_outstanding_io": [512],
+        "filter_access": ["random"],
+        "filter_keep_unlabelled": True,
+    }
+
+
+def test_the_url_writes_what_the_sidebar_holds_in_the_conventions_text() -> None:
+    query = Query(other="kept")
+    state = {
+        "filter_read_pct": [70.0, 100.0],
+        "filter_block_size_bytes": [65536],
+        "filter_testbed": [],
+        "filter_keep_unlabelled": False,
+    }
+    FilterUrl(query, state).publish()
+    assert query.params == {
+        "other": ["kept"],
+        "f_read_pct": ["70", "100"],
+        "f_block_size_bytes": ["65536"],
+    }
+    # WHEN the reader switches "keep rows without a value" on (the toggle's on_change)
+    state["filter_keep_unlabelled"] = True
+    FilterUrl(query, state).follow(FilterUrl.KEEP)
+    assert query.params["f_keep"] == ["1"]
+    # WHEN the reader clears the read mix THEN its parameter goes
+    state["filter_read_pct"] = []
+    FilterUrl(query, state).follow("read_pct")
+    assert "f_read_pct" not in query.params
+
+
+def test_a_url_without_the_filters_keeps_the_sidebar_and_gets_them_back() -> None:
+    # GIVEN a session filtered on density; WHEN st.navigation's page change drops the query
+    query, state = Query(), {"filter_profile": ["density"], "filter_keep_unlabelled": True}
+    url = FilterUrl(query, state)
+    assert url.restore(FILTER_OPTIONS) == []
+    # THEN the sidebar keeps density and the run writes it back into the URL
+    assert state["filter_profile"] == ["density"]
+    url.publish()
+    assert query.params == {"f_profile": ["density"], "f_keep": ["1"]}
+
+
+@pytest.mark.parametrize(
+    ("params", "reason"),
+    [
+        pytest.param({"f_read_pct": "abc"}, "`f_read_pct`: `abc` is not a percentage", id="nan"),
+        pytest.param({"f_read_pct": "170"}, "`f_read_pct`: `170` is not a percentage", id="170"),
+        pytest.param(
+            {"f_block_size_bytes": "4K"}, "`f_block_size_bytes`: `4K` is not a positive", id="4K"
+        ),
+        pytest.param(
+            {"f_outstanding_io": "1.5"}, "`f_outstanding_io`: `1.5` is not a positive", id="1.5"
+        ),
+        pytest.param({"f_access": "diagonal"}, "`f_access`: `diagonal` is not one of", id="acc"),
+        pytest.param(
+            {"f_profile": "turbo"}, "`f_profile`: `turbo` is not in the warehouse", id="x"
+        ),
+        pytest.param({"f_colour": "red"}, "`f_colour`: no such filter", id="unknown-filter"),
+        pytest.param({"f_keep": "yes"}, "`f_keep`: `yes` is not 1 or 0", id="keep"),
+    ],
+)
+def test_a_malformed_or_unknown_filter_value_is_left_out_and_named(params, reason) -> None:
+    # GIVEN a link with one good value and one bad one
+    query, state = Query(f_testbed="micron-sata-vsan67", **params), {}
+    problems = FilterUrl(query, state).restore(FILTER_OPTIONS)
+    # THEN the bad one is named with its parameter, the good one applies, nothing raises
+    assert len(problems) == 1 and problems[0].startswith(reason), problems
+    assert state["filter_testbed"] == ["micron-sata-vsan67"]
+    assert not any(v for k, v in state.items() if k != "filter_testbed")
+
+
+APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
+FILTER_KEYS = {name: FilterUrl.widget_key(name) for name in FILTER_OPTIONS}
+
+
+def test_a_shared_url_restores_the_sidebar_and_the_pages_filters(warehouse_env: Path) -> None:
+    # GIVEN a URL filtered on the Micron RA, 70 % and 100 % read, 4K, rows without a value kept
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["f_testbed"] = "micron-sata-vsan67"
+    at.query_params["f_read_pct"] = ["70", "100"]
+    at.query_params["f_block_size_bytes"] = "4096"
+    at.query_params["f_keep"] = "1"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    # THEN the sidebar holds those values, typed, and the page reads them
+    assert at.multiselect(key=FILTER_KEYS["testbed"]).value == ["micron-sata-vsan67"]
+    assert at.multiselect(key=FILTER_KEYS["read_pct"]).value == [70.0, 100.0]
+    assert at.multiselect(key=FILTER_KEYS["block_size_bytes"]).value == [4096]
+    assert at.toggle(key=FilterUrl.widget_key(FilterUrl.KEEP)).value is True
+    expected = Filters(
+        testbed=("micron-sata-vsan67",),
+        read_pct=(70.0, 100.0),
+        block_size_bytes=(4096,),
+        keep_unlabelled=True,
+    )
+    assert at.session_state["filters"] == expected
+    assert not at.warning or all("left out" not in w.value for w in at.warning)
+
+    # WHEN the reader adds the density profile THEN the URL says so
+    at.multiselect(key=FILTER_KEYS["profile"]).select("density").run()
+    assert at.query_params["f_profile"] in ("density", ["density"])
+    assert at.session_state["filters"].profile == ("density",)
+
+    # WHEN the reader moves to another page (st.navigation drops the query in a browser)
+    at.query_params.clear()
+    at.switch_page("app_pages/scaling.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    # THEN the filters hold there and the URL names them again
+    assert at.session_state["filters"] == Filters(**{**_fields(expected), "profile": ("density",)})
+    assert sorted(at.query_params.keys()) == [
+        "f_block_size_bytes",
+        "f_keep",
+        "f_profile",
+        "f_read_pct",
+        "f_testbed",
+    ]
+    assert at.query_params["f_read_pct"] == ["70", "100"]
+
+
+def test_a_bad_filter_link_is_named_and_the_page_still_opens(warehouse_env: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["f_read_pct"] = ["seventy", "100"]
+    at.query_params["f_nodes"] = "4"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    warning = next(w.value for w in at.warning if "left out" in w.value)
+    assert "`f_read_pct`: `seventy` is not a percentage" in warning
+    assert "`f_nodes`: no such filter" in warning
+    assert at.session_state["filters"].read_pct == (100.0,)
+
+
+def _fields(filters: Filters) -> dict:
+    return {name: getattr(filters, name) for name in Filters.__dataclass_fields__}

@@ -14,6 +14,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import polars as pl
 
+from app.lib.charts.export import PUBLICATION
+
 TEMPLATE = go.layout.Template(pio.templates["plotly_white"])
 TEMPLATE.layout.font = {"family": "Inter, Arial, sans-serif", "size": 13}
 # Legend at the foot of the figure (container coordinates): above the plot it collides with
@@ -77,16 +79,26 @@ def axis_title(column: str) -> str:
     return f"{label} ({unit})" if unit else label
 
 
+# plotly.js modebar buttons that would send a chart to another host (Chart Studio's "Edit in
+# Chart Studio" / "Share chart..."): the dashboard's data never leaves the machine.
+SEND_TO_CLOUD_BUTTONS = ("sendDataToCloud", "editInChartStudio")
+
+
 def png_config(filename: str) -> dict:
-    """Plotly.js `config` for a chart (ui.plot): the modebar camera downloads a PNG."""
+    """Plotly.js `config` for a chart (ui.plot): the modebar camera downloads a PNG at the
+    publication size (export.PUBLICATION: 1200 x 600 px at scale 3), and nothing offers to
+    send the chart anywhere (no Chart Studio buttons, no `plotlyServerURL`)."""
     return {
         "displaylogo": False,
+        "showSendToCloud": False,
+        "showEditInChartStudio": False,
+        "modeBarButtonsToRemove": list(SEND_TO_CLOUD_BUTTONS),
         "toImageButtonOptions": {
             "format": "png",
             "filename": filename,
-            "height": 600,
-            "width": 1200,
-            "scale": 2,
+            "height": PUBLICATION.height,
+            "width": PUBLICATION.width,
+            "scale": PUBLICATION.scale,
         },
     }
 

@@ -4,7 +4,9 @@ Plotly's own exporter, kaleido, renders the figure in Debian's headless chromium
 scripts/setup.sh installs; kaleido downloads nothing). Starting that browser costs about 2 s,
 an export with it running about 0.15 s, so one browser serves every export of the process
 (the dashboard's downloads, the report's figures) and a lock keeps exports one at a time:
-kaleido's server is a process-wide singleton.
+kaleido's server is a process-wide singleton. A page run never takes the lock, so an export
+holds up other exports only. `stop_browser` ends it (at exit, and at the dashboard server's
+shutdown: app/server.py).
 
 The subtitle (workload and configuration, common.with_subtitle) is part of the figure's
 layout, so every export carries it. The dashboard applies its layout rules (`finish`) before
@@ -16,6 +18,8 @@ from __future__ import annotations
 import atexit
 import threading
 from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
 
 import plotly.graph_objects as go
 
@@ -32,11 +36,29 @@ class ExportSize:
     height: int = 600
     scale: float = 3.0
 
+    MIN_PX: ClassVar[int] = 100
+    MAX_PX: ClassVar[int] = 10_000
+    MIN_SCALE: ClassVar[float] = 0.5
+    MAX_SCALE: ClassVar[float] = 10.0
+
     def __post_init__(self) -> None:
-        if not (100 <= self.width <= 10_000 and 100 <= self.height <= 10_000):
-            raise ValueError(f"export size {self.width} x {self.height} px: each 100 to 10,000")
-        if not 0.5 <= self.scale <= 10:
-            raise ValueError(f"export scale {self.scale}: 0.5 to 10")
+        if not all(
+            isinstance(v, int) and self.MIN_PX <= v <= self.MAX_PX
+            for v in (self.width, self.height)
+        ):
+            raise ValueError(
+                f"export size {self.width} x {self.height} px: width and height must be whole "
+                f"numbers of pixels from {self.MIN_PX:,} to {self.MAX_PX:,}"
+            )
+        if not self.MIN_SCALE <= self.scale <= self.MAX_SCALE:
+            raise ValueError(
+                f"export scale {self.scale}: from {self.MIN_SCALE:g} to {self.MAX_SCALE:g}"
+            )
+
+    @property
+    def png_pixels(self) -> tuple[int, int]:
+        """A PNG's width and height in pixels: the size times the scale."""
+        return round(self.width * self.scale), round(self.height * self.scale)
 
 
 # A publication default: a two-column paper's full text width at 300 dpi.
@@ -52,12 +74,27 @@ def _ensure_server() -> None:
         return
     import kaleido  # imported late: only an export needs it, and it starts nothing on import
 
-    kaleido.start_sync_server(silence_warnings=True)
+    # The page kaleido renders in loads plotly.js and MathJax from CDNs unless told otherwise:
+    # the plotly.js the `plotly` package ships (the version it writes figures for), and no
+    # MathJax (no chart uses LaTeX), so an export makes no request to another host.
+    kaleido.start_sync_server(plotlyjs=_local_plotly_js(), mathjax=False, silence_warnings=True)
     _server["running"] = True
-    atexit.register(_stop_server)
+    atexit.register(stop_browser)
 
 
-def _stop_server() -> None:
+def _local_plotly_js() -> str:
+    import plotly
+
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: the plotly package's plotly.js, which exports draw with")
+    return path.as_uri()
+
+
+def stop_browser() -> None:
+    """Stop the export browser if it runs, after the export under way (the dashboard server's
+    shutdown calls it: uvicorn ends a SIGTERM'd process by raising the signal again, so
+    `atexit` never runs there, and chromium's temporary profile would be left in /tmp)."""
     import kaleido
 
     with _lock:

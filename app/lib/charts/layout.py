@@ -14,6 +14,13 @@ Builders draw the data; these rules fix what a person would otherwise see wrong 
   SVG_MAX_POINTS points in all are drawn as SVG `scatter`. Starting WebGL costs a browser
   without a GPU (a VM, a remote desktop, headless chromium) 2-5 s per page, and the query
   layer already buckets time series to 2,000 points per trace.
+- the title and its subtitle (workload and configuration, common.with_subtitle) sit in a top
+  margin made for them, the subtitle wrapped at " · " into lines of SUBTITLE_LINE_CHARS: they
+  never run into the plot, the modebar or the legend, on screen or in an export;
+- legend entries whose names all start with a number (`0% read`, `4K`, `16 VMs`) are listed
+  in numeric order (0, 70, 100), not as text (0, 100, 70);
+- long category tick labels are wrapped into a few horizontal lines where they fit, instead of
+  Plotly's diagonal labels.
 The legend's place (under the figure, below the tick labels and axis titles) is the
 template's (`common.TEMPLATE`); `finish` makes the figure taller by the legend's estimated
 height, so a long legend never squeezes the plot it explains.
@@ -21,6 +28,8 @@ height, so a long legend never squeezes the plot it explains.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -41,6 +50,23 @@ LEGEND_CHAR_PX = 7
 LEGEND_SYMBOL_PX = 45
 LEGEND_GROUP_GAP_PX = 10
 PLOTLY_DEFAULT_HEIGHT = 450
+# Title block, in px: space above the title, the title's line (16-17 px font), each subtitle
+# line (about 12 px font) and the gap to the plot. A subtitle line holds about
+# SUBTITLE_LINE_CHARS characters on a 1,000 px chart.
+TITLE_TOP_PX = 14
+TITLE_LINE_PX = 26
+SUBTITLE_LINE_PX = 17
+TITLE_GAP_PX = 16
+SUBTITLE_LINE_CHARS = 120
+SUBTITLE_SEPARATOR = " · "
+# Tick labels: a category label is wrapped when longer than its slot (the axis' share of
+# LEGEND_LINE_WIDTH_PX over its categories) holds, into at most TICK_MAX_LINES lines of at
+# least TICK_MIN_CHARS characters; past that Plotly's rotation is the lesser evil.
+TICK_MAX_LINES = 4
+TICK_MIN_CHARS = 8
+# A legend name that starts with a number, with an optional binary size suffix (4K, 1M).
+_LEADING_NUMBER = re.compile(r"\s*(-?\d+(?:\.\d+)?)\s*([KMG](?![a-z]))?")
+_SIZE_SUFFIX = {"K": 1024, "M": 1024**2, "G": 1024**3}
 
 
 def finish(fig: go.Figure) -> go.Figure:
@@ -52,6 +78,9 @@ def finish(fig: go.Figure) -> go.Figure:
     _legend_entry_per_trace(fig)
     _block_size_axes(fig)
     _share_category_rows(fig)
+    _wrap_long_category_ticks(fig)
+    _numeric_legend_order(fig)
+    _room_for_title(fig)
     _room_for_legend(fig)
     return fig
 
@@ -264,3 +293,97 @@ def _room_for_legend(fig: go.Figure) -> None:
         lines[-1] = max(lines[-1], height)
         used += width
     fig.layout.height = (fig.layout.height or PLOTLY_DEFAULT_HEIGHT) + sum(lines)
+
+
+def _subtitle_lines(text: str) -> list[str]:
+    """The subtitle's lines: its own `<br>` breaks, each line cut at " · " into lines of at
+    most SUBTITLE_LINE_CHARS (a part longer than that stays whole)."""
+    lines: list[str] = []
+    for given in re.split(r"<br\s*/?>", text):
+        line = ""
+        for part in given.split(SUBTITLE_SEPARATOR):
+            joined = f"{line}{SUBTITLE_SEPARATOR}{part}" if line else part
+            if line and len(joined) > SUBTITLE_LINE_CHARS:
+                lines.append(line)
+                line = part
+            else:
+                line = joined
+        lines.append(line)
+    return lines
+
+
+def _room_for_title(fig: go.Figure) -> None:
+    """A figure with a subtitle: wrap it, pin the title block to the top of the figure and make
+    the top margin its height (the figure grows by what the margin gains)."""
+    title = fig.layout.title
+    subtitle = title.subtitle.text if title and title.subtitle else None
+    if not subtitle:
+        return
+    lines = _subtitle_lines(subtitle)
+    title.subtitle.text = "<br>".join(lines)
+    needed = TITLE_TOP_PX + TITLE_LINE_PX + SUBTITLE_LINE_PX * len(lines) + TITLE_GAP_PX
+    title.update(yref="container", y=1, yanchor="top", pad={"t": TITLE_TOP_PX})
+    current = fig.layout.margin.t
+    if current is None:
+        template = fig.layout.template
+        current = template.layout.margin.t if template and template.layout.margin.t else 80
+    if needed > current:
+        fig.layout.margin.t = needed
+        fig.layout.height = (fig.layout.height or PLOTLY_DEFAULT_HEIGHT) + needed - current
+
+
+def _number_key(name: str) -> tuple[float, str] | None:
+    """(the number a legend name starts with, the rest): `4K` -> (4096, ""), `70% read` ->
+    (70, "% read"); None when it starts with no number."""
+    match = _LEADING_NUMBER.match(name)
+    if not match:
+        return None
+    number = float(match.group(1)) * _SIZE_SUFFIX.get(match.group(2) or "", 1)
+    return number, name[match.end() :]
+
+
+def _numeric_legend_order(fig: go.Figure) -> None:
+    """When every legend entry's name starts with a number, rank the entries by it (a trace
+    shares its rank with the traces of the same name); a builder's own ranks are kept."""
+    entries = [
+        t for t in fig.data if t.type in _LEGEND_TYPES and t.name and t.showlegend is not False
+    ]
+    if len({t.name for t in entries}) < 2 or any(
+        t.legendrank not in (None, 1000) for t in fig.data if hasattr(t, "legendrank")
+    ):
+        return
+    keys = {t.name: _number_key(t.name) for t in entries}
+    if any(key is None for key in keys.values()):
+        return
+    rank = {name: i + 1 for i, name in enumerate(sorted(keys, key=lambda n: keys[n]))}
+    for trace in fig.data:
+        if trace.name in rank and hasattr(trace, "legendrank"):
+            trace.legendrank = rank[trace.name]
+
+
+def _wrapped(label: str, width: int) -> list[str]:
+    return textwrap.wrap(label, width, break_long_words=False) or [label]
+
+
+def _wrap_long_category_ticks(fig: go.Figure) -> None:
+    """Category labels longer than their slot become a few horizontal lines (ticktext) when
+    they fit in TICK_MAX_LINES lines; an axis with its own ticks or hidden labels is left."""
+    for name, labels in _categories(fig).items():
+        if not labels or name not in fig.layout:
+            continue
+        axis = fig.layout[name]
+        if axis.showticklabels is False or axis.tickmode or axis.tickangle:
+            continue
+        share = (axis.domain[1] - axis.domain[0]) if axis.domain else 1.0
+        chars = int(LEGEND_LINE_WIDTH_PX * share / len(labels) / LEGEND_CHAR_PX) - 1
+        if max(len(label) for label in labels) <= chars or chars < TICK_MIN_CHARS:
+            continue
+        wrapped = [_wrapped(label, chars) for label in labels]
+        if max(len(lines) for lines in wrapped) > TICK_MAX_LINES:
+            continue
+        axis.update(
+            tickmode="array",
+            tickvals=labels,
+            ticktext=["<br>".join(lines) for lines in wrapped],
+            tickangle=0,
+        )
