@@ -43,7 +43,7 @@ def show_deltas(deltas: pl.DataFrame, what: str) -> None:
             "config_deltas carries no interval of the difference yet: no significance is "
             "shown (no spread information)."
         )
-    ui.table(deltas.select(view.delta_columns(deltas)))
+    ui.table(view.readable_differences(deltas.select(view.delta_columns(deltas))))
 
 
 def compare_runs(results: pl.DataFrame) -> dict[str, str | None]:
@@ -54,9 +54,8 @@ def compare_runs(results: pl.DataFrame) -> dict[str, str | None]:
         return {"a": a, "b": b}
     pair = view.pair(results, a, b, queries_provenance.steady_states(where, (a, b)))
     title = "Run A and run B: whole-run figures, steady-state means with 95 % CI where known"
-    fig = compare_charts.pair_bars(pair, names=[f"A: {choices[a]}", f"B: {choices[b]}"],
-                                   title=title)  # fmt: skip
-    provenance.plot(fig, "compare_runs", key="compare_runs_chart")
+    fig = compare_charts.pair_bars(pair, names=view.pair_names(pair), title=title)
+    provenance.plot(fig, "compare_runs", key="compare_runs_chart", points=pair)
     ui.reconstructed_note(pair)
     ui.latency_kind_note(pair)
     ui.table(view.side_by_side(pair, ["A", "B"]))
@@ -81,20 +80,21 @@ def compare_groups(results: pl.DataFrame, column: str, testbed: str | None) -> d
         ui.no_data(f"workload run on both {a} and {b}")
         return {"a": a, "b": b}
     ui.reconstructed_note(rows)
-    y = st.selectbox("Measure", view.Y_CHOICES, format_func=charts.axis_title, key="compare_y")
+    y = pick("measure", "Measure", view.Y_CHOICES, 0, format_func=charts.axis_title)
+    rows = rows.sort("read_pct", "block_size_bytes")
     fig = compare_charts.group_points(
-        rows.sort("read_pct", "block_size_bytes"), x="workload", y=y, group=column,
-        title=f"{a} vs {b}: every result on the workloads both ran", hover=view.HOVER,
+        rows, x="workload", y=y, group=column, hover=view.HOVER,
+        title=f"{a} vs {b}: every result on the workloads both ran",
     )  # fmt: skip
-    provenance.plot(fig, "compare_groups", key="compare_groups_chart")
+    provenance.plot(fig, "compare_groups", key="compare_groups_chart", points=rows)
     deltas = queries.config_deltas(where, filters)
     pairs = view.profile_pairs(deltas, testbed, a, b) if column == "profile" else deltas.clear()
     if not pairs.is_empty():
         show_deltas(pairs, f"one row per pair of results that differ only in profile {a}/{b}")
-    with ui.expander(f"{rows.height} results", name=f"compare_{column}") as box:
+    with ui.expander(charts.plural(rows.height, "result"), name=f"compare_{column}") as box:
         if box.open:
             provenance.table(view.group_table(rows))
-    return {"a": a, "b": b}
+    return {"a": a, "b": b, "measure": y}
 
 
 results = queries.workload_results(where, filters)

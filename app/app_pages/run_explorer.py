@@ -41,7 +41,9 @@ row = selected.row(0, named=True)
 ui.reconstructed_note(selected)
 ui.latency_kind_note(selected)
 ui.metric_row(row, view.HEADLINE, help=view.cpu_source_help(row))
-ui.plot(charts.latency_figures(row, title="Latency figures"), "run_latency")
+subtitle = view.result_subtitle(selected)  # every chart's: which run it is
+fig = charts.latency_figures(row, title="Latency figures", subtitle=subtitle)
+ui.plot(fig, "run_latency", points=view.latency_points(row))
 
 # --- Provenance: the files, tools and labels behind every number above --------------------
 # One query call (one connection) for every section of this result.
@@ -100,26 +102,29 @@ if spread is not None and not spread.is_empty():
 if outputs is not None and outputs.is_empty():
     st.caption("No per-VM or per-job outputs for this result.")
 elif outputs is not None:
-    fig = charts.spread_strip(outputs, title=f"Spread across {outputs.height} outputs")
-    ui.plot(fig, "run_spread", key="run_spread")
-    with ui.expander(f"{outputs.height} outputs", name="outputs") as box:
+    title = f"Spread across {charts.plural(outputs.height, 'output')}"
+    fig = charts.spread_strip(outputs, title=title, subtitle=subtitle)
+    ui.plot(fig, "run_spread", key="run_spread", points=outputs)
+    with ui.expander(charts.plural(outputs.height, "output"), name="outputs") as box:
         if box.open:
             ui.table(outputs)
 
 if (percentiles := rows_of("percentiles")) is not None:
-    ui.plot(charts.percentile_curve(percentiles), "run_percentiles", key="run_percentiles")
+    fig = charts.percentile_curve(percentiles, subtitle=subtitle)
+    ui.plot(fig, "run_percentiles", key="run_percentiles", points=percentiles)
     with ui.expander("Percentiles", name="percentiles") as box:
         if box.open:
             ui.table(percentiles)
 if (histogram := rows_of("histogram")) is not None:
-    ui.plot(charts.latency_histogram(histogram), "run_histogram", key="run_histogram")
+    fig = charts.latency_histogram(histogram, subtitle=subtitle)
+    ui.plot(fig, "run_histogram", key="run_histogram", points=histogram)
 for name, metrics, title in view.SERIES:
     if (rows := rows_of(name)) is not None:
         mart = queries.SERIES_MARTS[queries.RESULT_SERIES[name]]
         shade = window if name == "intervals" else None
         fig = charts.time_lines(rows, x=mart.x, metrics=metrics, by=list(mart.by), title=title,
-                                window=shade)  # fmt: skip
-        ui.plot(fig, f"run_{name}", key=f"run_{name}")
+                                window=shade, subtitle=subtitle)  # fmt: skip
+        ui.plot(fig, f"run_{name}", key=f"run_{name}", points=rows)
         if name == "host_cpu" and (caption := view.cpu_caption(rows)) is not None:
             st.caption(caption)
 # Which host captures the host CPU comes from, and which were left out and why.
@@ -137,6 +142,6 @@ found = queries_provenance.result_rows_in(where, others, result_id)
 if found:
     st.subheader("Other marts with rows of this result")
 for table, detail in found.items():
-    with ui.expander(f"{table} ({detail.height} rows)", name=table) as box:
+    with ui.expander(f"{table} ({charts.plural(detail.height, 'row')})", name=table) as box:
         if box.open:
             ui.table(detail.head(5000))

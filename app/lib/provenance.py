@@ -116,13 +116,15 @@ def result_choices(results: pl.DataFrame) -> dict[str, str]:
 
 # --- Where a result comes from (the run explorer's provenance sections) ---------------------
 
-# Source-file columns shown, in order; the path in full is also printed as text.
+# Source-file columns shown, in order: `path` is relative to the folder the result's files
+# were found in (relative_paths); the full paths are in an expander.
 FILE_COLUMNS = [
-    "file_role", "source_path", "source_format", "tool_version", "parser_version",
+    "file_role", "path", "source_format", "tool_version", "parser_version",
     "hcibench_case", "size_bytes", "sha256", "loaded_at",
 ]  # fmt: skip
-# More files than this: the full paths go into an expander.
+# More files than this: the relative paths go into an expander too.
 PATHS_SHOWN = 12
+FULL_PATHS = "Full paths on this machine"
 # Outputs first, then the file the labels were read with, then the rest of the test case.
 ROLE_ORDER = {"output": 1, "labels": 2, "test case": 3}
 
@@ -133,6 +135,29 @@ def files_in_order(files: pl.DataFrame | None) -> pl.DataFrame | None:
         return files
     role = pl.col("file_role").replace_strict(ROLE_ORDER, default=9, return_dtype=pl.Int8)
     return files.with_columns(role_order=role).sort("role_order", "source_path").drop("role_order")
+
+
+def relative_paths(paths: list[str]) -> tuple[str, list[str]]:
+    """The folder holding every path, and each path relative to that folder's parent (so
+    its name stays: `run1-default/fio-1.json`, as `ingest load` prints a path under its PATH
+    argument). fct_result_source_files does not carry the root `ingest load` was given, so
+    the folder is the deepest one the paths share; a single file keeps its folder's name."""
+    if not paths:
+        return "", []
+    split = [p.split("/") for p in paths]
+    shared: list[str] = []
+    for parts in zip(*(s[:-1] for s in split), strict=False):
+        if len(set(parts)) > 1:
+            break
+        shared.append(parts[0])
+    keep = max(len(shared) - 1, 0)  # the shared folder's own name stays in every path
+    return "/".join(shared), ["/".join(s[keep:]) for s in split]
+
+
+def with_relative_paths(df: pl.DataFrame, column: str = "source_path") -> tuple[str, pl.DataFrame]:
+    """`df` with a `path` column: `column` relative to the folder its rows share."""
+    folder, relative = relative_paths(df[column].to_list())
+    return folder, df.with_columns(path=pl.Series(relative, dtype=pl.String))
 
 
 def tools_line(files: pl.DataFrame) -> str:
@@ -147,12 +172,20 @@ def tools_line(files: pl.DataFrame) -> str:
             f"parser version {r['parser_version']}"
             for r in tools.iter_rows(named=True)
         )
-        + f" · {files.height} files"
+        + f" · {charts.plural(files.height, 'file')}"
     )
 
 
+def show_full_paths(folder: str, paths: list[str]) -> None:
+    """The full paths on demand (an expander), under the folder the shown paths are in."""
+    with st.expander(FULL_PATHS):
+        st.caption(f"Shown relative to `{folder or '/'}`.")
+        st.text("\n".join(paths))
+
+
 def show_source_files(files: pl.DataFrame | None) -> None:
-    """The tools, every path in full and the files table (fct_result_source_files rows)."""
+    """The tools, every path relative to the result's folder (the full paths in an expander)
+    and the files table (fct_result_source_files rows)."""
     st.subheader("Where this result comes from")
     if files is None:
         st.caption("The provenance mart `fct_result_source_files` is not built yet: `dbt build`.")
@@ -163,15 +196,17 @@ def show_source_files(files: pl.DataFrame | None) -> None:
     files = files_in_order(files)
     assert files is not None
     st.markdown(tools_line(files))
-    paths = "\n".join(files["source_path"].to_list())
+    folder, files = with_relative_paths(files)
+    paths = "\n".join(files["path"].to_list())
     if files.height <= PATHS_SHOWN:
         st.text(paths)
     else:
-        with st.expander(f"Raw paths in full ({files.height} files)"):
+        with st.expander(f"Paths ({files.height} files)"):
             st.text(paths)
+    show_full_paths(folder, files["source_path"].to_list())
     ui.table(
         files.select([c for c in FILE_COLUMNS if c in files.columns]),
-        column_config={"source_path": st.column_config.TextColumn("Path", width="large")},
+        column_config={"path": st.column_config.TextColumn("Path", width="large")},
     )
 
 
@@ -200,10 +235,12 @@ def show_captures(section: tuple[pl.DataFrame, str] | None) -> None:
     shown, summary = section
     st.subheader("Host captures in the run window")
     st.caption(summary)
+    folder, shown = with_relative_paths(shown)
     ui.table(
-        shown,
+        shown.drop("source_path"),
         column_config={
             "left_out_reason": st.column_config.TextColumn("Left out because", width="large"),
-            "source_path": st.column_config.TextColumn("Path", width="large"),
+            "path": st.column_config.TextColumn("Path", width="large"),
         },
     )
+    show_full_paths(folder, shown["source_path"].to_list())

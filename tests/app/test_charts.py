@@ -150,8 +150,8 @@ def test_config_delta_bars_one_bar_per_row_never_summed() -> None:
     bars = [(t.name, list(t.x), list(t.y)) for t in fig.data]
     # +71 and +55 stay two bars (never one +126 % bar), one colour per working set
     assert bars == [
-        ("working set: cache", ["6.2 → 6.5 · 70% read, cache"], [71.0]),
-        ("working set: capacity", ["6.2 → 6.5 · 70% read, capacity"], [55.0]),
+        ("cache working set", ["6.2 → 6.5<br>70% read, cache"], [71.0]),
+        ("capacity working set", ["6.2 → 6.5<br>70% read, capacity"], [55.0]),
     ]
     cache, capacity = fig.data
     # the IOPS interval [80,000, 90,400] of 120,000 = [66.7 %, 75.3 %] around +71 %
@@ -163,7 +163,8 @@ def test_config_delta_bars_one_bar_per_row_never_summed() -> None:
 
 
 def test_config_delta_bars_refuse_rows_that_would_stack() -> None:
-    rows = config_rows().with_columns(pair=pl.lit("6.2 → 6.5"))
+    # one x label and one colour for two rows: a bar would hold both
+    rows = config_rows().with_columns(pair=pl.lit("6.2 → 6.5"), working_set=pl.lit("cache"))
     with pytest.raises(ValueError, match="added up"):
         charts.config_delta_bars(rows)
 

@@ -101,6 +101,7 @@ def test_one_label_comparisons_draw_one_bar_per_pair(warehouse_env: Path) -> Non
     # Micron brief at 70 % read: vSAN 6.2 -> 6.5 is +71 % (cache) and +55 % (capacity): two
     # bars coloured by working set, never one +126 % bar; one bar per config_deltas row.
     at = open_page("app_pages/profile_deltas.py")
+    selectbox(at, "Testbed").select("micron-vsan62-vs-65").run()
     selectbox(at, "Dimension that differs").select("vsan_version").run()
     fig = figures(at)["Changing vsan_version"]
     bars = {(t["name"], x): y for t in fig["data"] for x, y in zip(t["x"], t["y"], strict=True)}
@@ -112,8 +113,8 @@ def test_one_label_comparisons_draw_one_bar_per_pair(warehouse_env: Path) -> Non
     assert len(bars) == len(rows) == 10
     at_70 = {name: y for (name, x), y in bars.items() if "70% read" in x}
     assert {k: round(v) for k, v in at_70.items()} == {
-        "working set: cache": 71,
-        "working set: capacity": 55,
+        "cache working set": 71,
+        "capacity working set": 55,
     }
     assert sorted(round(y, 6) for y in bars.values()) == sorted(round(r[2], 6) for r in rows)
 

@@ -10,12 +10,14 @@ real warehouse, whose reference captures are labelled per run and all attached.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 import polars as pl
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.lib import provenance
 from app.lib.views import run_explorer
 from tests.app.conftest import query
 from tests.app.test_provenance_pages import open_page
@@ -121,5 +123,9 @@ def test_run_explorer_lists_the_captures_of_a_reference_result(warehouse_env: Pa
         for c in at.caption
     )
     table = next(f.value for f in at.dataframe if "left_out_reason" in f.value.columns)
-    assert table["source_path"].tolist() == paths
+    # paths relative to the parent of the folder they share, the full ones on demand
+    folder = os.path.commonpath([os.path.dirname(p) for p in paths])
+    assert table["path"].tolist() == [os.path.relpath(p, os.path.dirname(folder)) for p in paths]
+    full = [e for e in at.expander if e.label == provenance.FULL_PATHS][-1]
+    assert full.text[0].value.splitlines() == paths
     assert set(table["status"]) == {"attached"}

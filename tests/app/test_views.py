@@ -462,13 +462,18 @@ def test_config_delta_pairs_are_named_and_numbered_never_stacked() -> None:
         }
     )
     named = profile_deltas.named_pairs(part)
+    # only what differs between the bars (read mix, VMs) is named; the testbed and working
+    # set every bar shares are the subtitle's
     assert named["pair"].to_list() == [
-        "6.2 → 6.5 · micron · 70% read, cache #1",
-        "6.2 → 6.5 · micron · 70% read, cache #2",
-        "6.2 → 6.5 · micron · 100% read, cache, 8 VMs",
+        "6.2 → 6.5 · 70% read · VMs — #1",
+        "6.2 → 6.5 · 70% read · VMs — #2",
+        "6.2 → 6.5 · 100% read · 8 VMs",
     ]
+    assert profile_deltas.pair_subtitle(part) == (
+        "testbed micron · cache working set · varies: read mix, VMs"
+    )
     # the first context that varies colours the bars
-    assert profile_deltas.colour_choices(part) == (["working_set", "testbed", "read_pct"], 2)
+    assert profile_deltas.colour_choices(part) == (["working_set", "read_pct", "testbed"], 1)
     same = part.head(2).drop("read_pct")
     assert profile_deltas.colour_choices(same) == (["working_set", "testbed"], 0)
 
@@ -528,7 +533,9 @@ def test_tcp_rdma_best_gain_or_the_first_pair_without_cpu_figures() -> None:
     unknown = eff.with_columns(rdma_efficiency_gain_pct=pl.lit(None, pl.Float64))
     assert transport.best_gain(unknown)["read_pct"] == 70
     named = transport.with_testbed_workload(eff)
-    assert named["workload"].to_list() == ["s · 70% read", "s · 100% read"]
+    # one testbed: the label names the read mix only (the testbed is the subtitle's)
+    assert named["workload"].to_list() == ["70% read", "100% read"]
+    assert transport.subtitle(named) == "testbed s · varies: read mix"
 
 
 def test_capacity_headline_of_an_observation() -> None:

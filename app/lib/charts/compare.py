@@ -8,7 +8,16 @@ import plotly.graph_objects as go
 import polars as pl
 from plotly.subplots import make_subplots
 
-from app.lib.charts.common import TEMPLATE, axis_title, color, empty_figure, is_missing
+from app.lib.charts.common import (
+    MARK_COLOR,
+    TEMPLATE,
+    axis_title,
+    chart_context,
+    color,
+    empty_figure,
+    is_missing,
+    with_subtitle,
+)
 
 PAIR_METRICS = ["iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms"]
 
@@ -26,9 +35,9 @@ def _interval_marker(row: dict, metric: str, x: str, *, first: bool) -> go.Scatt
         name="steady-state mean, 95 % CI",
         legendgroup="ci",
         showlegend=first,
-        marker={"color": "#222", "symbol": "diamond", "size": 9},
+        marker={"color": MARK_COLOR, "symbol": "diamond", "size": 9},
         error_y={"type": "data", "symmetric": False, "array": [high - mean],
-                 "arrayminus": [mean - low], "color": "#222"},
+                 "arrayminus": [mean - low], "color": MARK_COLOR},
         customdata=[row["result_id"]],
         hovertemplate=f"steady-state mean %{{y:,.3f}} (95 % CI {low:,.3f} to {high:,.3f})"
         "<extra></extra>",
@@ -39,7 +48,8 @@ def pair_bars(pair: pl.DataFrame, *, names: list[str], title: str) -> go.Figure:
     """Two results (rows of `pair`, in order A, B) side by side: one subplot per metric, one
     bar per result (its whole-run figure), and beside it the steady-state mean with its 95 %
     interval where the row has `<metric>_mean` / `_ci95_low` / `_ci95_high`
-    (fct_result_steady_state). `names`: legend name per row, `A: ...` and `B: ...`."""
+    (fct_result_steady_state). `names`: legend name per row, `A: ...` and `B: ...` (what
+    differs between them); the subtitle names what they share."""
     metrics = [m for m in PAIR_METRICS if m in pair.columns and pair[m].null_count() < pair.height]
     if pair.is_empty() or not metrics:
         return empty_figure(title)
@@ -67,14 +77,15 @@ def pair_bars(pair: pl.DataFrame, *, names: list[str], title: str) -> go.Figure:
                 fig.add_trace(marker, row=1, col=col)
                 shown_interval = True
     fig.update_layout(template=TEMPLATE, title=title, height=420, hovermode="closest")
-    return fig
+    return with_subtitle(fig, chart_context(pair).subtitle())
 
 
 def group_points(
     df: pl.DataFrame, *, x: str, y: str, group: str, title: str, hover: list[str]
 ) -> go.Figure:
     """One marker per result: `y` per workload (`x`), one colour and legend entry per value
-    of `group` (the two testbeds or profiles compared); hover names the result's labels."""
+    of `group` (the two testbeds or profiles compared); hover names the result's labels, the
+    subtitle what every result shares (and which keys vary besides `group`)."""
     if df.is_empty() or y not in df.columns or df[y].null_count() == df.height:
         return empty_figure(title)
     fig = go.Figure()
@@ -105,4 +116,4 @@ def group_points(
         xaxis_title="Workload",
         yaxis_title=axis_title(y),
     )
-    return fig
+    return with_subtitle(fig, chart_context(df).subtitle(skip=[group]))

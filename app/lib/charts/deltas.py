@@ -28,6 +28,12 @@ CONFIG_DELTA_INTERVALS = {
     ),
 }
 NO_SPREAD = "no spread information"
+# A tick label this many pixels wide per character (13 px Inter): the x labels stay horizontal
+# when the widest line of each fits its bar's share of a 1,000-pixel plot.
+CHAR_PX = 7.5
+PLOT_PX = 1000
+# What the heatmap's axes and facets already say: left out of its subtitle.
+HEATMAP_AXES = ("profile", "read_pct", "working_set")
 
 
 def profile_delta_heatmap(
@@ -36,7 +42,8 @@ def profile_delta_heatmap(
     """Cost of each data service: `metric` (a percent delta) by profile and read mix.
 
     `df` holds `profile_latency_deltas` rows. One heatmap per working set; red means worse
-    (more latency, fewer IOPS).
+    (more latency, fewer IOPS). The subtitle names what every cell shares (testbed, block
+    size, outstanding I/O, VMs, nodes...).
     """
     title = title or f"{metric.replace('_', ' ')} by profile and read mix"
     if df.is_empty() or not common.has_values(df, metric):
@@ -79,7 +86,7 @@ def profile_delta_heatmap(
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(title_text="Profile (storage policy)", row=1, col=1)
     fig.update_layout(template=common.TEMPLATE, title=title, height=420, hovermode="closest")
-    return fig
+    return common.with_subtitle(fig, common.chart_context(df).subtitle(skip=HEATMAP_AXES))
 
 
 def _grid(
@@ -122,60 +129,101 @@ def _notes(df: pl.DataFrame) -> list[str]:
     return [NO_SPREAD if common.is_missing(n) else str(n) for n in df["significance_note"]]
 
 
+def fits_horizontally(labels: list[str]) -> bool:
+    """Each label's widest line fits its bar's share of the plot's width."""
+    if not labels:
+        return True
+    widest = max(len(line) for label in labels for line in label.split("<br>"))
+    return widest * CHAR_PX * len(labels) <= PLOT_PX
+
+
+def _groups(df: pl.DataFrame, color_by: str) -> list[tuple[object, str]]:
+    """(value, legend name) per colour: numbers in numeric order (0, 70, 100, never the text
+    order 0, 100, 70), the rest in the working-set order then alphabetically; each named as a
+    subtitle prints it (`70% read`, `cache working set`)."""
+    if color_by not in df.columns:
+        return [(None, "")]
+    values = df[color_by].unique().to_list()
+    if df[color_by].dtype.is_numeric():
+        known = sorted(v for v in values if not common.is_missing(v))
+    else:
+        known = common.ordered(values, common.WORKING_SET_ORDER)
+    if any(common.is_missing(v) for v in values):
+        known.append(None)
+    return [(v, common.context_value(color_by, v)) for v in known]
+
+
 def config_delta_bars(
     df: pl.DataFrame,
     *,
     metric: str = "iops_delta_pct",
     color_by: str = "working_set",
     title: str = "One-label comparison",
+    subtitle: str = "",
 ) -> go.Figure:
     """One bar per `config_deltas` row: the percent change of `metric` from `from_value` to
-    `to_value`, coloured by a context column (`color_by`, e.g. working set), never added up.
+    `to_value`, coloured by a context column (`color_by`, e.g. working set), never added up:
+    the bars of one x label differ in colour and stand side by side.
 
-    `pair` (x label) is built from the from/to values when the caller has not set it. Where
-    the mart gives a 95 % interval of the difference it is an error bar (in % of the from
-    value); the hover says "no spread information" where there is none.
+    `pair` (x label) is built from the from/to values when the caller has not set it; its
+    parts (` · `) go on lines of their own, horizontal when they fit (`fits_horizontally`).
+    A legend is drawn only when the colour varies (otherwise `subtitle` says its one value).
+    Where the mart gives a 95 % interval of the difference it is an error bar (in % of the
+    from value); the hover says "no spread information" where there is none.
     """
     if df.is_empty() or not common.has_values(df, metric):
         return common.empty_figure(title)
     if "pair" not in df.columns:
         df = df.with_columns(pair=pl.format("{} → {}", pl.col("from_value"), pl.col("to_value")))
-    if df["pair"].is_duplicated().any():
-        raise ValueError("two config_deltas rows share an x label: nothing may be added up")
-    context = (
-        df[color_by].cast(pl.String).fill_null(common.MISSING)
-        if color_by in df.columns
-        else pl.Series([""] * df.height, dtype=pl.String)
+    same = ["pair", color_by] if color_by in df.columns else ["pair"]
+    if df.select(same).is_duplicated().any():
+        raise ValueError(
+            "two config_deltas rows share an x label and colour: nothing may be added up"
+        )
+    df = df.with_columns(
+        _note=pl.Series(_notes(df), dtype=pl.String),
+        _tick=pl.col("pair").str.replace_all(" · ", "<br>", literal=True),
     )
-    df = df.with_columns(_context=context, _note=pl.Series(_notes(df), dtype=pl.String))
+    groups = _groups(df, color_by)
     fig = go.Figure()
-    for i, group in enumerate(common.ordered(df["_context"], common.WORKING_SET_ORDER)):
-        part = df.filter(pl.col("_context") == group)
+    ticks: list[str] = []  # x labels in the legend's order, each once
+    for i, (value, name) in enumerate(groups):
+        if color_by not in df.columns:
+            part = df
+        elif value is None:
+            part = df.filter(pl.col(color_by).is_null())
+        else:
+            part = df.filter(pl.col(color_by) == value)
+        ticks += [t for t in part["_tick"].unique(maintain_order=True) if t not in ticks]
         bars = _interval_pct(part, metric)
         error_y = (
-            {"type": "data", "array": bars[0], "arrayminus": bars[1], "visible": True}
+            {"type": "data", "array": bars[0], "arrayminus": bars[1], "visible": True,
+             "color": common.MARK_COLOR}
             if bars and any(v is not None for v in bars[0])
             else None
-        )
+        )  # fmt: skip
         fig.add_trace(
             go.Bar(
-                x=part["pair"].to_list(),
+                x=part["_tick"].to_list(),
                 y=part[metric].to_list(),
-                name=f"{color_by.replace('_', ' ')}: {group}" if group else "comparison",
+                name=name or "comparison",
                 marker_color=common.color(i),
                 error_y=error_y,
                 customdata=part["_note"].to_list(),
-                showlegend=True,  # even a single colour says what it stands for
+                showlegend=len(groups) > 1,
                 hovertemplate="%{x}<br>%{y:+.1f}%<br>%{customdata}<extra></extra>",
             )
         )
+    horizontal = fits_horizontally(ticks)
     fig.update_layout(
         template=common.TEMPLATE,
         title=title,
-        barmode="group",
-        xaxis_title="Comparison (from → to, context)",
+        barmode="group",  # the colours of one x label side by side
+        xaxis_title="Comparison (from → to, and what differs between the bars)",
         yaxis_title=f"Change in {CONFIG_DELTA_METRICS.get(metric, metric)} (%)",
         height=480,
         hovermode="closest",
     )
-    return fig
+    fig.update_xaxes(tickangle=0 if horizontal else -45, categoryorder="array",
+                     categoryarray=ticks)  # fmt: skip
+    return common.with_subtitle(fig, subtitle)

@@ -1,5 +1,7 @@
 """The run explorer's charts: one result's latency figures, spread, percentiles, histogram and
-series over the run. Each reads the named columns of its mart."""
+series over the run. Each reads the named columns of its mart; `subtitle` names the result's
+workload and configuration (views.run_explorer.result_subtitle), so an export says which run
+it is."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from plotly.subplots import make_subplots
 from app.lib.charts.common import (
     COLUMNS,
     MISSING,
+    PALETTE,
     TEMPLATE,
     axis_title,
     color,
@@ -21,7 +24,11 @@ from app.lib.charts.common import (
     plot_values,
     thin,
     traces,
+    with_subtitle,
 )
+
+# The steady-state window's shading: the palette's bluish green, light.
+WINDOW_COLOR = PALETTE[2]
 
 LATENCY_FIGURES = [
     "avg_latency_ms",
@@ -33,7 +40,9 @@ LATENCY_FIGURES = [
 SPREAD_METRICS = ["iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms", "p99_latency_ms"]
 
 
-def latency_figures(row: Mapping[str, object], *, title: str = "Latency") -> go.Figure:
+def latency_figures(
+    row: Mapping[str, object], *, title: str = "Latency", subtitle: str = ""
+) -> go.Figure:
     """Bars of one result's latency figures (average, read, write, p95, p99) in ms."""
     present = [c for c in LATENCY_FIGURES if not is_missing(row.get(c))]
     if not present:
@@ -56,10 +65,10 @@ def latency_figures(row: Mapping[str, object], *, title: str = "Latency") -> go.
         height=380,
         hovermode="closest",
     )
-    return fig
+    return with_subtitle(fig, subtitle)
 
 
-def spread_strip(df: pl.DataFrame, *, title: str = "Spread") -> go.Figure:
+def spread_strip(df: pl.DataFrame, *, title: str = "Spread", subtitle: str = "") -> go.Figure:
     """`fct_result_outputs`: one box (with every point) per metric, how far the VMs, hosts or
     jobs of a result differ; hover names the output (`output_label`)."""
     metrics = [c for c in SPREAD_METRICS if has_values(df, c)]
@@ -84,7 +93,7 @@ def spread_strip(df: pl.DataFrame, *, title: str = "Spread") -> go.Figure:
             col=i,
         )
     fig.update_layout(template=TEMPLATE, title=title, height=380, hovermode="closest")
-    return fig
+    return with_subtitle(fig, subtitle)
 
 
 def _lines(
@@ -96,6 +105,7 @@ def _lines(
     y: str,
     by: list[str],
     trace: type,
+    subtitle: str = "",
     **style: object,
 ) -> go.Figure:
     """One line of `y` against `x` per `by` group (named "all I/O" when there is one), in a
@@ -117,10 +127,12 @@ def _lines(
             )
         )
     fig.update_layout(template=TEMPLATE, height=400, title=title, **axes)
-    return fig
+    return with_subtitle(fig, subtitle)
 
 
-def percentile_curve(df: pl.DataFrame, *, title: str = "Latency percentiles") -> go.Figure:
+def percentile_curve(
+    df: pl.DataFrame, *, title: str = "Latency percentiles", subtitle: str = ""
+) -> go.Figure:
     """`fct_result_latency_percentiles`: completion latency against percentile, one line per
     direction; log latency axis."""
     axes = {
@@ -130,11 +142,13 @@ def percentile_curve(df: pl.DataFrame, *, title: str = "Latency percentiles") ->
     }
     return _lines(
         df, title, axes, x="percentile", y="latency_ms", by=["direction"], trace=go.Scatter,
-        mode="lines+markers",
+        subtitle=subtitle, mode="lines+markers",
     )  # fmt: skip
 
 
-def latency_histogram(df: pl.DataFrame, *, title: str = "Latency histogram") -> go.Figure:
+def latency_histogram(
+    df: pl.DataFrame, *, title: str = "Latency histogram", subtitle: str = ""
+) -> go.Figure:
     """`fct_result_latency_histogram`: fio json+ completion-latency bins, I/Os per bin, one
     line per direction and latency kind; log latency axis."""
     axes = {
@@ -144,7 +158,7 @@ def latency_histogram(df: pl.DataFrame, *, title: str = "Latency histogram") -> 
     }
     return _lines(
         df, title, axes, x="bin_ms", y="io_count", by=["direction", "latency_kind"],
-        trace=go.Scattergl, mode="lines", line={"shape": "hv"},
+        trace=go.Scattergl, subtitle=subtitle, mode="lines", line={"shape": "hv"},
     )  # fmt: skip
 
 
@@ -156,6 +170,7 @@ def time_lines(
     by: list[str],
     title: str,
     window: tuple[float, float] | None = None,
+    subtitle: str = "",
 ) -> go.Figure:
     """Time series, one subplot per metric and one WebGL line per `by` group (host, VM...);
     `window` (x from, to) is shaded on every subplot: the steady-state window."""
@@ -192,21 +207,21 @@ def time_lines(
         template=TEMPLATE, title=title, height=220 + 180 * len(metrics), hovermode="closest"
     )
     fig.update_xaxes(title_text=axis_title(x), row=len(metrics), col=1)
-    return fig
+    return with_subtitle(fig, subtitle)
 
 
 def _shade_window(fig: go.Figure, window: tuple[float, float], *, rows: int) -> None:
     """Shade the steady-state window on every subplot, with a legend entry that names it."""
     for row in range(1, rows + 1):
         fig.add_vrect(
-            x0=window[0], x1=window[1], fillcolor="#2ca02c", opacity=0.12, line_width=0,
+            x0=window[0], x1=window[1], fillcolor=WINDOW_COLOR, opacity=0.12, line_width=0,
             row=row, col=1,
         )  # fmt: skip
     # A shape has no legend entry: an invisible trace gives the shading its name.
     fig.add_trace(
         go.Scatter(
             x=[None], y=[None], mode="markers", name="steady-state window",
-            marker={"color": "#2ca02c", "symbol": "square", "size": 12, "opacity": 0.4},
+            marker={"color": WINDOW_COLOR, "symbol": "square", "size": 12, "opacity": 0.4},
         ),
         row=1, col=1,
     )  # fmt: skip

@@ -16,15 +16,19 @@ from app.lib.charts.common import (
     grouped_bars,
     is_missing,
     ordered,
+    with_subtitle,
 )
 
 TRANSPORT_METRICS = ["iops", "throughput_mb_s", "avg_latency_ms", "cpu_util_pct"]
 
 
-def transport_side_by_side(df: pl.DataFrame, *, title: str = "TCP vs RDMA") -> go.Figure:
+def transport_side_by_side(
+    df: pl.DataFrame, *, title: str = "TCP vs RDMA", subtitle: str = ""
+) -> go.Figure:
     """IOPS, MB/s, latency and CPU per workload, one bar per transport, in a 2x2 grid.
 
-    `df` holds `transport_comparison` rows of one testbed with a `workload` (x label) column.
+    `df` holds `transport_comparison` rows of one testbed with a `workload` (x label) column;
+    `subtitle`: what every bar shares (workload and configuration).
     """
     if df.is_empty():
         return empty_figure(title)
@@ -56,11 +60,14 @@ def transport_side_by_side(df: pl.DataFrame, *, title: str = "TCP vs RDMA") -> g
         fig.update_yaxes(title_text=axis_title(metric), row=row + 1, col=col + 1)
         fig.update_xaxes(title_text="Workload", row=row + 1, col=col + 1)
     fig.update_layout(template=TEMPLATE, title=title, barmode="group", height=720)
-    return fig
+    return with_subtitle(fig, subtitle)
 
 
-def iops_per_cpu(df: pl.DataFrame, *, title: str = "IOPS per CPU percent") -> go.Figure:
-    """`transport_cpu_efficiency`: IOPS per host-CPU percent for TCP and RDMA per workload."""
+def iops_per_cpu(
+    df: pl.DataFrame, *, title: str = "IOPS per CPU percent", subtitle: str = ""
+) -> go.Figure:
+    """`transport_cpu_efficiency`: IOPS per host-CPU percent for TCP and RDMA per workload
+    (`workload`: the x label); `subtitle`: what every pair shares."""
     if df.is_empty():
         return empty_figure(title)
     series = [
@@ -91,4 +98,4 @@ def iops_per_cpu(df: pl.DataFrame, *, title: str = "IOPS per CPU percent") -> go
                 fig.add_annotation(
                     x=workload, y=top, text=f"RDMA {gain:+.0f}%", yshift=14, showarrow=False
                 )
-    return fig
+    return with_subtitle(fig, subtitle)

@@ -8,7 +8,16 @@ from typing import Any
 
 import polars as pl
 
-from app.lib.charts.common import axis_title, bytes_label, display, workload_labels
+from app.lib.charts.common import (
+    MISSING,
+    axis_title,
+    bytes_label,
+    chart_context,
+    context_value,
+    display,
+    is_missing,
+    workload_labels,
+)
 
 MODES = {"runs": "Two runs", "testbeds": "Two testbeds", "profiles": "Two profiles"}
 # URL parameter -> widget key.
@@ -17,6 +26,7 @@ PARAMS = {
     "testbed": "compare_testbed",
     "a": "compare_a",
     "b": "compare_b",
+    "measure": "compare_y",
 }
 # The labels shown side by side for two runs (measures follow), and the measures.
 LABELS = [
@@ -34,6 +44,21 @@ RUN_FACTS = ("source_tool", "started_at")
 Y_CHOICES = ["iops", "throughput_mb_s", "avg_latency_ms", "p95_latency_ms"]
 # The columns of a config_deltas row the page shows: what changed, deltas, significance.
 DELTA_KEYS = ("dimension", "from_value", "to_value", "differences", "working_set")
+# A config_deltas `differences` label as a reader names it (others: underscores as spaces).
+DIFFERENCE_NAMES = {
+    "outstanding_io": "OIO",
+    "outstanding_io_per_vm": "OIO per VM",
+    "vms_per_host": "VMs per host",
+    "block_size_bytes": "block size",
+    "read_pct": "read %",
+    "random_pct": "random %",
+    "working_set_gb": "working set (GB)",
+    "working_set_pct": "working set (%)",
+    "osr_pct": "object space reservation (%)",
+    "vsan_version": "vSAN version",
+    "ftm": "FTM",
+    "ftt": "FTT",
+}
 # Shown on the points of a group comparison.
 HOVER = ["testbed", "profile", "working_set", "vm_count", "outstanding_io", "transport"]
 
@@ -138,3 +163,43 @@ def profile_pairs(deltas: pl.DataFrame, testbed: str | None, a: str, b: str) -> 
 
 def group_table(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.select("result_id", "workload", *LABELS[:8], *MEASURES)
+
+
+def _difference_value(label: str, value: object) -> str:
+    if is_missing(value):
+        return MISSING
+    if label == "block_size_bytes" and str(value).isdigit():
+        return bytes_label(int(str(value)))
+    return str(value)
+
+
+def differences_text(differences: list[dict] | None) -> str:
+    """A config_deltas `differences` list as text: `profile: raid1 → raid5; OIO: 16 → 32`
+    (the mart's order; MISSING for an unknown side)."""
+    return "; ".join(
+        f"{DIFFERENCE_NAMES.get(d['label'], str(d['label']).replace('_', ' '))}: "
+        f"{_difference_value(d['label'], d.get('from_value'))} → "
+        f"{_difference_value(d['label'], d.get('to_value'))}"
+        for d in differences or ()
+    )
+
+
+def readable_differences(deltas: pl.DataFrame) -> pl.DataFrame:
+    """config_deltas rows with `differences` as text (differences_text), not nested values."""
+    if "differences" not in deltas.columns:
+        return deltas
+    texts = [differences_text(d) for d in deltas["differences"].to_list()]
+    return deltas.with_columns(differences=pl.Series(texts, dtype=pl.String))
+
+
+def pair_names(pair: pl.DataFrame) -> list[str]:
+    """The legend names of runs A and B: what differs between them among the chart context
+    keys (`A: baseline profile · OIO 16`), else their start times; the rest is the subtitle."""
+    varying = chart_context(pair).varying
+    names = []
+    for side, row in zip("AB", pair.iter_rows(named=True), strict=True):
+        parts = [context_value(k, row[k]) for k in varying]
+        if not parts:
+            parts = [f"started {display(row.get('started_at'))[:16]}"]
+        names.append(f"{side}: " + " · ".join(parts))
+    return names

@@ -9,7 +9,8 @@ from typing import Any
 import polars as pl
 
 from app.lib import queries
-from app.lib.charts.common import MISSING, display
+from app.lib.charts.common import COLUMNS, MISSING, chart_context, display, is_missing
+from app.lib.charts.run_detail import LATENCY_FIGURES
 
 # Marts with a `result_id` that are not details of one result, or have their own section;
 # every other marts table with a `result_id` column (added later) gets a plain section.
@@ -78,6 +79,22 @@ SPREAD = [
     ("Host imbalance", "host_imbalance_pct", ".1f", "%"),
 ]
 STEADY_MEANS = [("Mean IOPS", "iops", ",.0f"), ("Mean latency (ms)", "avg_latency_ms", ".3f")]
+
+
+def result_subtitle(selected: pl.DataFrame) -> str:
+    """Every chart's subtitle: the result's workload and configuration, and its tool
+    (`testbed x · 4K · 70% read · random · OIO 4 · 8 VMs · 4 nodes · ... · fio`)."""
+    tool = selected["source_tool"][0] if "source_tool" in selected.columns else None
+    return chart_context(selected).subtitle(extra=[] if is_missing(tool) else [str(tool)])
+
+
+def latency_points(row: Mapping[str, Any]) -> pl.DataFrame:
+    """The latency figures chart's bars: one row per figure the result has (figure, ms)."""
+    present = [c for c in LATENCY_FIGURES if not is_missing(row.get(c))]
+    return pl.DataFrame(
+        {"figure": [COLUMNS[c][0] for c in present], "latency_ms": [row[c] for c in present]},
+        schema={"figure": pl.String, "latency_ms": pl.Float64},
+    )
 
 
 def cpu_source_help(row: Mapping[str, Any]) -> str:
