@@ -1,30 +1,22 @@
 """Capacity: dedupe/compression ratios, policy capacity multipliers, usable-to-raw, and the
-capacity by object type. One unit rule: TB = 10^12 bytes (the marts hold bytes)."""
+capacity by object type. Every capacity is shown in TB (10^12 bytes) and TiB (2^40 bytes),
+each read from the mart's column of that unit; one capture loaded from several files (JSON
+and XML) is one observation (dedupe_ratios)."""
 
 import streamlit as st
 
-from app.lib import charts, queries, queries_studies, ui
+from app.lib import charts, queries, queries_provenance, queries_studies, ui
 from app.lib.charts import studies as study_charts
 from app.lib.views import capacity as view
 from app.lib.views import studies
 
 where, filters = ui.context()
 
-PUBLISHED_METRICS = (
-    "dedupe_compression_ratio",
-    "capacity_multiplier",
-    "usable_to_raw_ratio",
-    "capacity_used_before_tb",
-    "capacity_used_after_tb",
-    "capacity_overhead_pct",
-)
-PUBLISHED_COLUMNS = ["source_document", "testbed", "metric", "value", "unit", "value_as_printed"]
-
 st.caption(
     "Ratio = logical used before dedupe and compression / physical used after. "
     "Usable-to-raw = ratio / capacity multiplier of the policy (RAID-1 FTT=1: 2x, RAID-5 3+1: "
-    "1.33x). Every capacity on this page is in TB = 10^12 bytes, computed from the bytes "
-    "the marts hold; published figures are listed as printed, with the document's unit."
+    f"1.33x). Capacities in TB and TiB ({view.UNITS}): vSphere's capacity view prints TiB "
+    "and calls it “TB”; published figures are listed as printed, with what their unit is."
 )
 
 
@@ -34,7 +26,7 @@ def headline(row: dict) -> None:
         col.metric(label, value, help=about)
 
 
-ratios = queries.dedupe_ratios(where, filters)
+ratios = view.as_text_lists(queries.dedupe_ratios(where, filters))
 if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`vsan_capacity`)."):
     # The latest dated observation per testbed, profile and working set; undated ones are
     # never "latest" (nothing says when they were taken).
@@ -45,7 +37,13 @@ if ui.has_data(ratios, "capacity observations", "Load vSAN capacity captures (`v
             f"{undated} observation(s) without a capture time are not a headline: "
             "see All observations."
         )
-    ui.plot(charts.capacity_bars(ratios), "capacity")
+    points, notes = view.drawn(ratios)
+    ui.plot(charts.capacity_bars(points, notes=notes), "capacity", points=points)
+    if merged := view.merged_captures(ratios):
+        st.caption(
+            f"{merged} observation(s) were loaded from several files (one capture saved as "
+            "JSON and as XML): each is one observation; `source_file_ids` names the files."
+        )
     with ui.expander("All observations", name="dedupe_ratios") as box:
         if box.open:
             ui.table(ratios)
@@ -58,11 +56,12 @@ if objects.is_empty():
 else:
     objects = studies.observations(objects)
     fig = study_charts.capacity_by_object_type(objects, title="Used capacity by object type")
-    ui.plot(fig, "capacity_by_object_type")
+    fig = charts.with_subtitle(fig, view.object_types_subtitle(objects))
+    ui.plot(fig, "capacity_by_object_type", points=objects)
 
 st.subheader("Published capacity figures")
-published = queries.published_results(where, filters, PUBLISHED_METRICS)
+published = view.published_capacity(queries_provenance.published_vs_measured(where, filters))
 if published.is_empty():
     ui.no_data("published capacity figures")
 else:
-    ui.table(published.select([*PUBLISHED_COLUMNS, "note"]))
+    ui.table(published)

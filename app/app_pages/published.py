@@ -10,7 +10,7 @@ labels.
 
 import streamlit as st
 
-from app.lib import provenance, queries, queries_provenance, ui
+from app.lib import charts, provenance, queries, queries_provenance, ui
 from app.lib.url_state import UrlState
 from app.lib.views import published as view
 
@@ -39,10 +39,16 @@ cols = st.columns(len(view.STATUS_ORDER))
 for col, (status, count) in zip(cols, view.status_counts(rows).items(), strict=True):
     col.metric(status.replace("_", " ").capitalize(), f"{count:,}")
 st.caption(view.caption(rows))
+points, left_out = view.chart_points(rows)
+fig = charts.published_ratio_chart(points, left_out=left_out)
+ui.plot(fig, "published_vs_measured", points=view.points_table(points))
 shown = view.table(rows)
 provenance.table(
     shown,
     column_config={
+        # narrow enough that figure .. status fit the page's width, first
+        "figure_id": st.column_config.TextColumn(width="medium"),
+        **{c: st.column_config.Column(width="small") for c in view.NARROW_COLUMNS},
         "reason": st.column_config.TextColumn(width="large"),
         "note": st.column_config.TextColumn(width="large"),
         "result_id": None,  # the link column names the run

@@ -116,14 +116,18 @@ def test_iops_per_cpu_annotates_gain() -> None:
 def test_capacity_bars_in_terabytes() -> None:
     df = pl.DataFrame(
         {
+            "capacity_observation_id": [1],
             "testbed": ["lab"],
             "captured_at": [datetime(2026, 3, 2, 10, 0, tzinfo=UTC)],
-            "logical_used_bytes": [28_580_000_000_000],
-            "physical_used_bytes": [3_480_000_000_000],
+            "logical_used_tb": [28.58],
+            "logical_used_tib": [28.58e12 / 2**40],
+            "physical_used_tb": [3.48],
+            "physical_used_tib": [3.48e12 / 2**40],
         }
     )
     fig = charts.capacity_bars(df)
     assert [round(t.y[0], 2) for t in fig.data] == [28.58, 3.48]
+    assert [round(t.customdata[0], 2) for t in fig.data] == [25.99, 3.17]
     assert fig.layout.yaxis.title.text == "Capacity used (TB, 10^12 bytes)"
 
 

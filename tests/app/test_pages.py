@@ -73,7 +73,7 @@ def test_capacity_page_shows_dedupe_ratio(warehouse_env: Path) -> None:
     # mixed into the RA's: its multiplier is unknown
     assert shown["micron-sata-vsan67"]["Capacity multiplier"] == MISSING
     assert micron["Dedupe & compression"] == "8.21x"
-    assert micron["Saved"] == "27.60 TB"
+    assert micron["Saved, TB / TiB"] == "27.60 / 25.10"
     assert micron["Capacity multiplier"] == "1.33x"
     assert micron["Usable to raw"] == "6.17x"
     # Samsung's RAID-5 capture (ESA 2+1 on 3 hosts: 1.5x); its VsanSpaceUsage

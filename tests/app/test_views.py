@@ -544,20 +544,29 @@ def test_capacity_headline_of_an_observation() -> None:
         "testbed": "micron", "profile": "density", "working_set": None,
         "captured_at": dt.datetime(2019, 5, 1, 12, 30, 45), "ftm": "RAID-5", "ftt": 1,
         "dedupe_compression_ratio": 8.2126, "capacity_multiplier": 1.3333,
-        "usable_to_raw_ratio": 6.1594, "logical_used_bytes": 31_424_000_000_000,
-        "physical_used_bytes": 3_826_000_000_000,
+        "usable_to_raw_ratio": 6.1594, "logical_used_tb": 31.424, "logical_used_tib": 28.58,
+        "physical_used_tb": 3.826, "physical_used_tib": 3.48, "saved_tb": 27.598,
+        "saved_tib": 25.10,
     }  # fmt: skip
     assert capacity.heading(row) == "**micron** · density · captured 2019-05-01 12:30 UTC"
     assert capacity.headline(row) == [
         ("Dedupe & compression", "8.21x", None),
         ("Capacity multiplier", "1.33x", "RAID-5 FTT=1"),
         ("Usable to raw", "6.16x", None),
-        ("Saved", "27.60 TB", "logical 31.42 TB, physical 3.83 TB (TB = 10^12 bytes)"),
+        (
+            "Saved, TB / TiB",
+            "27.60 / 25.10",
+            "logical 31.42 TB = 28.58 TiB, physical 3.83 TB = 3.48 TiB "
+            "(TB = 10^12 bytes, TiB = 2^40 bytes)",
+        ),
     ]
-    unknown = {**row, "ftm": None, "physical_used_bytes": None, "capacity_multiplier": None}
+    unknown = {
+        **row, "ftm": None, "physical_used_tb": None, "physical_used_tib": None,
+        "saved_tb": None, "saved_tib": None, "capacity_multiplier": None,
+    }  # fmt: skip
     assert capacity.headline(unknown)[1] == ("Capacity multiplier", "—", "no policy label")
     assert capacity.headline(unknown)[3][1:] == (
-        "—", "logical 31.42 TB, physical — (TB = 10^12 bytes)",
+        "—", "logical 31.42 TB = 28.58 TiB, physical — (TB = 10^12 bytes, TiB = 2^40 bytes)",
     )  # fmt: skip
     ratios = pl.DataFrame({"captured_at": [None, dt.datetime(2019, 5, 1)]})
     assert capacity.undated(ratios) == 1

@@ -135,12 +135,13 @@ def test_failed_jobs_are_not_results(built_warehouse):
 
 
 def test_capacity_snapshot_ratio(built_warehouse):
-    # pyVmomi OSA dedupe sample: logical / physical used = 8.2126...x
+    # pyVmomi OSA dedupe sample: logical / physical used = 8.2126...x; the ESA and the OSA
+    # samples are each one capture saved as JSON and as XML: one observation of two files
     rows = built_warehouse.query(
-        "select dedupe_compression_ratio from marts.dedupe_ratios "
+        "select dedupe_compression_ratio, source_file_count from marts.dedupe_ratios "
         "where logical_used_bytes is not null order by 1"
     )
-    assert [round(r[0], 4) for r in rows] == [1.5, 1.5, 8.2126, 8.2126]
+    assert [(round(r[0], 4), r[1]) for r in rows] == [(1.5, 2), (8.2126, 2)]
 
 
 def test_published_results_seed_is_in_marts(built_warehouse):

@@ -24,6 +24,7 @@ from app.lib.charts.common import (
 )
 from app.lib.charts.deltas import config_delta_bars, profile_delta_heatmap
 from app.lib.charts.layout import finish
+from app.lib.charts.published import published_ratio_chart
 from app.lib.charts.ra import ra_comparison
 from app.lib.charts.run_detail import (
     latency_figures,
@@ -54,6 +55,7 @@ __all__ = [
     "plural",
     "png_config",
     "profile_delta_heatmap",
+    "published_ratio_chart",
     "ra_comparison",
     "spread_strip",
     "time_lines",

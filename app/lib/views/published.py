@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from app.lib.charts.published import ratio_points
+
 STATUS_ORDER = ["match", "mismatch", "ambiguous", "unmatched", "not_expressible"]
 STATUS_HELP = {
     "match": "within the tolerance of the printed digits (or the qualifier)",
@@ -15,12 +17,17 @@ STATUS_HELP = {
     "not_expressible": "no mart computes this metric",
 }
 NEVER_PRINTED = "derived here, never printed"
+# Columns shown narrow, so that figure .. status are on screen without scrolling.
+NARROW_COLUMNS = ("unit", "published_value", "measured_value", "difference", "status")
 # Marts whose matched key is a workload result: those rows link to the run explorer.
 RESULT_MARTS = ("fct_workload_results", "per_node_iops")
+# What the reader needs first (figure, metric, unit, published, measured, difference,
+# status), then a capacity's value in each unit, how the value was given and measured, why.
 COLUMNS = [
-    "source_document", "table_or_figure", "metric", "value_as_printed", "published_value",
-    "published_as", "measured_value", "measured_on", "unit", "status", "reason", "testbed",
-    "exception_kind", "exception_reason", "note", "figure_id",
+    "figure_id", "metric", "unit", "published_value", "measured_value", "difference", "status",
+    "value_as_printed", "published_tb", "published_tib", "measured_tb", "measured_tib",
+    "published_as", "measured_on", "reason", "source_document", "table_or_figure", "testbed",
+    "exception_kind", "exception_reason", "note",
 ]  # fmt: skip
 
 
@@ -106,5 +113,43 @@ def caption(rows: pl.DataFrame) -> str:
     )
 
 
+def stated_unit(rows: pl.DataFrame) -> pl.DataFrame:
+    """`unit` as printed, with what it really is where the mart knows (a capacity's "TB":
+    `TB as printed by vSphere = TiB (2^40 bytes)`), so a value is never read in the wrong
+    unit."""
+    if "unit_meaning" not in rows.columns:
+        return rows
+    return rows.with_columns(unit=pl.coalesce("unit_meaning", "unit"))
+
+
+def without_float_noise(rows: pl.DataFrame) -> pl.DataFrame:
+    """`difference` to 6 significant digits, and 0 where it is float noise (under 10^-9 of
+    the published value: 410082 against 410082.0000000001)."""
+    if "difference" not in rows.columns:
+        return rows
+    difference = pl.col("difference")
+    noise = difference.abs() <= 1e-9 * pl.col("published_value").abs()
+    return rows.with_columns(
+        difference=pl.when(noise).then(0.0).otherwise(difference.round_sig_figs(6))
+    )
+
+
 def table(rows: pl.DataFrame) -> pl.DataFrame:
+    """The table's rows: COLUMNS in order (the unit stated, `difference` without float
+    noise), and the run link's result_id."""
+    rows = without_float_noise(stated_unit(rows))
     return rows.select([c for c in [*COLUMNS, "result_id"] if c in rows.columns])
+
+
+def chart_points(rows: pl.DataFrame) -> tuple[pl.DataFrame, int]:
+    """The figures the ratio chart draws (charts.published.ratio_points), and how many of the
+    rows it leaves out (no measured value, or a published value of 0)."""
+    points = ratio_points(rows)
+    return points, rows.height - points.height
+
+
+def points_table(points: pl.DataFrame) -> pl.DataFrame:
+    """The chart's points as its CSV offers them: the table's columns, then the ratio and its
+    tolerance band."""
+    shown = table(points).drop("result_id", strict=False)
+    return shown.hstack(points.select("ratio", "band_low", "band_high"))

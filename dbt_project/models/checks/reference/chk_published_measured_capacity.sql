@@ -3,6 +3,7 @@
     breakdown x metric, with the policy and run labels of its folder
     (int_published_capacity_labels). -#}
 {%- set metrics = published_metrics() -%}
+{%- set units = printed_capacity_units() -%}
 {#- the labels the mart row itself carries; the folder gives the others -#}
 {%- set mart_labels = ['profile', 'working_set', 'nodes', 'ftm', 'ftt'] -%}
 
@@ -15,10 +16,9 @@ with
 
 capacity_labelled as (
 
-    -- the mart keeps bytes; the documents print primary and redundancy
-    -- capacity in decimal TB (Samsung Figure 10: "5.28 TB", no binary
-    -- unit named), so 10^12 bytes here. vSphere's used-capacity "TB" of
-    -- dedupe_ratios is TiB: each metric has its unit (seeds/README.md)
+    -- the mart keeps bytes; compared in the printed unit, what the
+    -- document's "TB" really is (macro printed_capacity_units: decimal TB
+    -- for Samsung Figure 10's "5.28 TB", no binary unit named)
     select
         {%- for label in capacity_labels() if label not in mart_labels %}
             int_published_capacity_labels.{{ label }},
@@ -34,9 +34,10 @@ capacity_labelled as (
         capacity_primary_vs_redundancy.ftm,
         capacity_primary_vs_redundancy.ftt,
         {{ labels_not_in(capacity_labels()) }} as uncarried_labels,
-        capacity_primary_vs_redundancy.primary_bytes / 1e12
-            as capacity_primary_tb,
-        capacity_primary_vs_redundancy.redundancy_bytes / 1e12
+        capacity_primary_vs_redundancy.primary_bytes
+        / {{ units['capacity_primary_tb']['bytes'] }} as capacity_primary_tb,
+        capacity_primary_vs_redundancy.redundancy_bytes
+        / {{ units['capacity_redundancy_tb']['bytes'] }}
             as capacity_redundancy_tb,
         capacity_primary_vs_redundancy.vdisk_share_of_used_pct
 

@@ -2,6 +2,7 @@
     row per capacity observation x metric, with the policy and run labels
     of its folder (int_published_capacity_labels). -#}
 {%- set metrics = published_metrics() -%}
+{%- set units = printed_capacity_units() -%}
 
 with
 
@@ -22,10 +23,14 @@ dedupe_ratios_labelled as (
         dedupe_ratios.ftt,
         {{ labels_not_in(capacity_labels()) }} as uncarried_labels,
         dedupe_ratios.dedupe_compression_ratio,
-        -- the documents print vSphere's capacity, whose "TB" is TiB (the
-        -- vsan_capacity parser reads it so); compare in the printed unit
-        dedupe_ratios.logical_used_bytes / 1024 ^ 4 as capacity_used_before_tb,
-        dedupe_ratios.physical_used_bytes / 1024 ^ 4 as capacity_used_after_tb,
+        -- compared in the printed unit, what the document's "TB" really is
+        -- (macro printed_capacity_units: vSphere's capacity view, TiB)
+        dedupe_ratios.logical_used_bytes
+        / {{ units['capacity_used_before_tb']['bytes'] }}
+            as capacity_used_before_tb,
+        dedupe_ratios.physical_used_bytes
+        / {{ units['capacity_used_after_tb']['bytes'] }}
+            as capacity_used_after_tb,
         dedupe_ratios.usable_to_raw_ratio
 
     from dedupe_ratios

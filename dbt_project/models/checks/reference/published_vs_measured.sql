@@ -81,6 +81,19 @@ reasons_written as (
         -- facts
         value as published_value,
         value_as_printed,
+        -- a capacity printed in "TB": what that unit really is, and the
+        -- published and measured values in both units (macro
+        -- printed_capacity_units; NULL for other metrics)
+        {{ printed_capacity_unit('metric', 'unit') }} as actual_unit,
+        {{ printed_capacity_unit('metric', 'meaning') }} as unit_meaning,
+        value * {{ printed_capacity_unit('metric', 'bytes') }} / 1e12
+            as published_tb,
+        value * {{ printed_capacity_unit('metric', 'bytes') }}
+        / 1099511627776 as published_tib,
+        measured_value * {{ printed_capacity_unit('metric', 'bytes') }}
+        / 1e12 as measured_tb,
+        measured_value * {{ printed_capacity_unit('metric', 'bytes') }}
+        / 1099511627776 as measured_tib,
         tolerance,
         truncation_unit,
         measured_value,

@@ -2,10 +2,12 @@
     `spaceDetail.spaceUsageByObjectType[]` entries; the `spaceOverview`
     row is left out: it is the cluster total, after data efficiency on an
     OSA dedupe cluster, not a part of the breakdown), with the labels of
-    its capacity observation. -#}
+    its capacity observation: the object types of the file each observation
+    keeps (int_capacity_observations), so a capture loaded as JSON and as
+    XML is counted once. -#}
 with
 
-{{ import_ctes(['int_capacity_snapshots_labelled']) }},
+{{ import_ctes(['int_capacity_observations']) }},
 
 stg_vsan_capacity__space_usage_by_object_type as (
 
@@ -39,7 +41,7 @@ object_types_labelled as (
         object_types.snapshot_used_bytes
 
     from stg_vsan_capacity__space_usage_by_object_type as object_types
-    inner join int_capacity_snapshots_labelled as snapshots
+    inner join int_capacity_observations as snapshots
         on object_types.source_file_id = snapshots.source_file_id
 
 )

@@ -11,6 +11,7 @@ snapshots_joined_to_labels as (
     select
         stg_vsan_capacity__snapshots.source_file_id,
         stg_vsan_capacity__snapshots.source_kind,
+        stg_ingest__source_files.source_name,
         stg_vsan_capacity__snapshots.source_document,
         coalesce(
             stg_vsan_capacity__snapshots.testbed,
