@@ -200,9 +200,7 @@ def short_configurations(values: Iterable[str]) -> tuple[dict[str, str], str]:
     all share (`block_size=4K, ftm=RAID-5` + `transport=tcp` / `transport=rdma`)."""
     parsed = {v: dict(p.split("=", 1) for p in v.split(", ") if "=" in p) for v in values}
     keys = list(dict.fromkeys(k for pairs in parsed.values() for k in pairs))
-    shared = [
-        k for k in keys if len({pairs.get(k) for pairs in parsed.values()}) == 1 and len(parsed) > 1
-    ]
+    shared = [k for k in keys if len({pairs.get(k) for pairs in parsed.values()}) == 1]
     labels = {
         v: ", ".join(f"{k}={p[k]}" for k in keys if k in p and k not in shared)
         for v, p in parsed.items()
