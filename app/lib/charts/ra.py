@@ -48,6 +48,7 @@ SERIES_PARTS = ("profile", "configuration", "origin", "run")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon", "star",
            "hexagon", "cross", "x", "star-square", "hourglass")  # fmt: skip
 PUBLISHED_PATTERN = "/"
+SUBTITLE_LINE_PX = 18
 BARS_TITLE = f"{axis_title('iops')}: bars"
 LATENCY_TITLE = f"{axis_title('avg_latency_ms')}: points"
 
@@ -210,8 +211,11 @@ def ra_comparison(
     hue_keys = df.unique("_series", keep="first").select("_series", "_hue").rows()
     by_series = dict(hue_keys)
     hues = {h: color(i) for i, h in enumerate(dict.fromkeys(by_series[s] for s in series))}
-    if len(hues) == 1:  # one colour for all: measured and published told apart by hatching
-        hues = {h: color(0) for h in hues}
+    # A series' legend entry is one of its bars (its swatch shows the fill and the hatching);
+    # one of its latency points only when it has no bar.
+    with_bars = (
+        set(df.filter(pl.col("iops").is_not_null())["_series"]) if has_values(df, "iops") else set()
+    )
     legend_done: set[str] = set()
     for col, ws in enumerate(working_sets, start=1):
         for number, name in enumerate(series):
@@ -223,9 +227,14 @@ def ra_comparison(
                     symbol=SYMBOLS[number % len(SYMBOLS)],
                     published=part["origin"][0] == "published",
                     slot=slots.get((name, str(trace)), name),
+                    rank=number,
                 )
-                _add_point_traces(fig, part, style, categories, col, name not in legend_done)
-                legend_done.add(name)
+                takes_legend = name not in legend_done and (
+                    has_values(part, "iops") or name not in with_bars
+                )
+                _add_point_traces(fig, part, style, categories, col, takes_legend)
+                if takes_legend:
+                    legend_done.add(name)
         _label_axes(fig, col, categories, x)
     fig.update_layout(
         template=TEMPLATE,
@@ -233,8 +242,13 @@ def ra_comparison(
         barmode="group",
         height=620,
         legend={"traceorder": "normal"},
-        # title, and a subtitle of up to three lines
-        margin={"t": 130},
+    )
+    # room for the title and every line of the subtitle above the panels' titles
+    lines = subtitle.count("<br>") + 1 if subtitle else 0
+    fig.update_layout(
+        margin={"t": 60 + SUBTITLE_LINE_PX * lines},
+        # the title at the top (Plotly centres it in the margin, onto the panels' titles)
+        title={"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 16}},
     )
     return with_subtitle(fig, subtitle)
 
@@ -242,9 +256,12 @@ def ra_comparison(
 class _Style:
     """How one trace of a series is drawn."""
 
-    def __init__(self, *, name: str, hue: str, symbol: str, published: bool, slot: str):
+    def __init__(
+        self, *, name: str, hue: str, symbol: str, published: bool, slot: str, rank: int
+    ) -> None:
         self.name, self.hue, self.symbol = name, hue, symbol
         self.published, self.slot = published, slot
+        self.rank = rank  # the series' place in the legend, whichever panel draws it first
 
 
 def _add_point_traces(
@@ -268,7 +285,7 @@ def _add_point_traces(
         else [None] * part.height
     )
     # Bars and points of a series share its one legend entry (clicking it hides both).
-    shared = {"legendgroup": style.name, "name": style.name}
+    shared = {"legendgroup": style.name, "name": style.name, "legendrank": style.rank + 1}
     dash = "dash" if style.published else "solid"
     if has_values(part, "iops"):
         bars = go.Bar(
