@@ -129,6 +129,17 @@ def test_configurations_are_named_by_what_tells_them_apart() -> None:
     )
 
 
+def test_a_long_subtitle_line_is_broken_between_its_parts() -> None:
+    line = "configuration " + ", ".join(f"key{i}=value{i}" for i in range(12))
+    assert view.wrapped(line, 60) == [
+        "configuration key0=value0, key1=value1, key2=value2",
+        "key3=value3, key4=value4, key5=value5, key6=value6",
+        "key7=value7, key8=value8, key9=value9, key10=value10",
+        "key11=value11",
+    ]
+    assert view.wrapped("short · line") == ["short · line"]
+
+
 def test_numbers_sort_as_numbers() -> None:
     assert sorted(["100% read", "0% read", "70% read"], key=natural_key) == [
         "0% read", "70% read", "100% read",

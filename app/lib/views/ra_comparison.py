@@ -9,6 +9,7 @@ and then the chart says what differs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -263,6 +264,9 @@ def chart_rows(
         comparison = compare_workloads(measured if measured is not None else doc.clear(), doc)
         shown.append(doc if anyway else comparison.comparable)
     data = pl.concat(shown, how="diagonal_relaxed") if shown else pl.DataFrame()
+    # the subtitle says these from the rows' own columns (`4K`, `OIO 960`, `15 VMs`)
+    said = {"block_size", *WORKLOAD_KEYS}
+    shared = ", ".join(p for p in shared.split(", ") if p and p.split("=", 1)[0] not in said)
     return ChartRows(data, unmatched, comparison, anyway, shared)
 
 
@@ -314,7 +318,24 @@ def subtitle(rows: ChartRows, own: str | None, ref: str, reconstructed: Sequence
         lines.append(refusal(rows, ref))
     if comparison is not None and comparison.unstated and (rows.left_out or not printed.is_empty()):
         lines.append(comparison.unstated_text())
-    return "<br>".join(line for line in lines if line)
+    return "<br>".join(part for line in lines if line for part in wrapped(line))
+
+
+# A subtitle line's length that fits a 1200-pixel-wide figure at the subtitle's font size.
+SUBTITLE_LINE_CHARS = 150
+
+
+def wrapped(line: str, width: int = SUBTITLE_LINE_CHARS) -> list[str]:
+    """`line` in pieces of at most `width` characters, broken after ` · ` or `, ` (a word
+    longer than `width` stays whole): Plotly never wraps a subtitle, and an exported figure
+    must not cut it off."""
+    pieces = [p for p in re.split(r"(?<= · )|(?<=, )", line) if p]
+    out = [""]
+    for piece in pieces:
+        if out[-1] and len(out[-1]) + len(piece) > width:
+            out.append("")
+        out[-1] += piece
+    return [p.rstrip(" ·,") if i < len(out) - 1 else p for i, p in enumerate(out)]
 
 
 def table(data: pl.DataFrame) -> pl.DataFrame:
