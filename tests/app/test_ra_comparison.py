@@ -138,6 +138,12 @@ def test_a_long_subtitle_line_is_broken_between_its_parts() -> None:
         "key11=value11",
     ]
     assert view.wrapped("short · line") == ["short · line"]
+    # a statement breaks between its sides, never inside one
+    said = "published: OIO 512, 16 VMs · measured: baseline profile, OIO 16, 1 VM"
+    assert view.wrapped(said, 50) == [
+        "published: OIO 512, 16 VMs",
+        "measured: baseline profile, OIO 16, 1 VM",
+    ]
 
 
 def test_numbers_sort_as_numbers() -> None:
@@ -362,7 +368,7 @@ def test_own_fio_runs_against_the_micron_ra(
     selectbox(at, "Published figures of").select(MICRON).run()
     (fig,) = figures(at).values()
     assert [t["name"] for t in fig["data"] if t["type"] == "bar"] == ["measured"]
-    subtitle = fig["layout"]["title"]["subtitle"]["text"]
+    subtitle = fig["layout"]["title"]["subtitle"]["text"].replace("<br>", " · ")
     assert (
         f"15 published figures of {MICRON} are not drawn: no measured point ran their workload "
         "(published: profile balanced or baseline or density or performance, OIO 512, 16 VMs · "

@@ -9,7 +9,6 @@ and then the chart says what differs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -326,16 +325,27 @@ SUBTITLE_LINE_CHARS = 150
 
 
 def wrapped(line: str, width: int = SUBTITLE_LINE_CHARS) -> list[str]:
-    """`line` in pieces of at most `width` characters, broken after ` · ` or `, ` (a word
-    longer than `width` stays whole): Plotly never wraps a subtitle, and an exported figure
-    must not cut it off."""
-    pieces = [p for p in re.split(r"(?<= · )|(?<=, )", line) if p]
-    out = [""]
-    for piece in pieces:
-        if out[-1] and len(out[-1]) + len(piece) > width:
-            out.append("")
-        out[-1] += piece
-    return [p.rstrip(" ·,") if i < len(out) - 1 else p for i, p in enumerate(out)]
+    """`line` in pieces of at most `width` characters, broken where a ` · ` was (a part longer
+    than `width` after a `, `; a word longer than `width` stays whole): Plotly never wraps a
+    subtitle, and an exported figure must not cut it off."""
+    parts = []
+    for part in line.split(" · "):
+        parts += [part] if len(part) <= width else _pieces(part, ", ", width)
+    return _pieces_joined(parts, " · ", width)
+
+
+def _pieces(text: str, sep: str, width: int) -> list[str]:
+    return _pieces_joined(text.split(sep), sep, width)
+
+
+def _pieces_joined(parts: list[str], sep: str, width: int) -> list[str]:
+    out: list[str] = []
+    for part in parts:
+        if out and len(out[-1]) + len(sep) + len(part) <= width:
+            out[-1] += sep + part
+        else:
+            out.append(part)
+    return out
 
 
 def table(data: pl.DataFrame) -> pl.DataFrame:
