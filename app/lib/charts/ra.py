@@ -246,7 +246,7 @@ def ra_comparison(
     # room for the title and every line of the subtitle above the panels' titles
     lines = subtitle.count("<br>") + 1 if subtitle else 0
     fig.update_layout(
-        margin={"t": 60 + SUBTITLE_LINE_PX * lines},
+        margin={"t": 80 + SUBTITLE_LINE_PX * lines},
         # the title at the top (Plotly centres it in the margin, onto the panels' titles)
         title={"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 16}},
     )
