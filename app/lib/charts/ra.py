@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import plotly.graph_objects as go
 import polars as pl
@@ -253,15 +254,16 @@ def ra_comparison(
     return with_subtitle(fig, subtitle)
 
 
+@dataclass(frozen=True, slots=True)
 class _Style:
     """How one trace of a series is drawn."""
 
-    def __init__(
-        self, *, name: str, hue: str, symbol: str, published: bool, slot: str, rank: int
-    ) -> None:
-        self.name, self.hue, self.symbol = name, hue, symbol
-        self.published, self.slot = published, slot
-        self.rank = rank  # the series' place in the legend, whichever panel draws it first
+    name: str  # the series' legend entry
+    hue: str
+    symbol: str  # its latency markers' shape
+    published: bool
+    slot: str  # its bars' offsetgroup
+    rank: int  # the series' place in the legend, whichever panel draws it first
 
 
 def _add_point_traces(
