@@ -59,13 +59,19 @@ def test_ra_comparison_traces(origins, working_sets, traces) -> None:
 
 def test_ra_comparison_axis_titles_have_units() -> None:
     titles = axis_titles(charts.ra_comparison(ra_frame()))
-    assert titles == {"Read mix (% reads)", "IOPS (IO/s)", "Average latency (ms)"}
+    # the axis titles tell the bars (IOPS) from the points (latency): no legend entry does
+    assert titles == {"Read mix (% reads)", "IOPS (IO/s): bars", "Average latency (ms): points"}
 
 
 def test_ra_comparison_marks_published_bars() -> None:
     fig = charts.ra_comparison(ra_frame(("measured", "published"), ("cache",)))
     published = [t for t in fig.data if t.type == "bar" and "published" in t.name]
     assert published and all(t.marker.pattern.shape == "/" for t in published)
+    # outlined in black: told from the measured bars in greyscale too
+    assert all(t.marker.line.color == "#000000" and t.marker.line.width > 0 for t in published)
+    # beside the measured bars, never in their slot
+    measured = [t for t in fig.data if t.type == "bar" and "measured" in t.name]
+    assert not {t.offsetgroup for t in published} & {t.offsetgroup for t in measured}
 
 
 def test_profile_delta_heatmap_one_heatmap_per_working_set() -> None:
@@ -294,10 +300,7 @@ def test_ra_comparison_refuses_two_results_in_one_series_at_one_read_mix() -> No
         run_ordinal=pl.Series([1, 2]), runs_at_point=pl.lit(2)
     )
     fig = charts.ra_comparison(repeats)
-    assert [t.name for t in fig.data if t.type == "bar"] == [
-        "baseline · run 1 IOPS",
-        "baseline · run 2 IOPS",
-    ]
+    assert [t.name for t in fig.data if t.type == "bar"] == ["run 1", "run 2"]
 
 
 # --- Layout rules every chart gets (charts.finish) -----------------------------------------

@@ -69,12 +69,18 @@ def test_ra_page_opens_on_a_testbed_against_its_own_figures(warehouse_env: Path)
     (fig,) = figures(at).values()
     # every trace has a legend entry: its own, or its series' entry in the other panel
     assert {t["legendgroup"] for t in fig["data"]} == legend_names(fig)
-    baseline = next(t for t in fig["data"] if t["name"] == "baseline · measured IOPS")
+    baseline = next(
+        t for t in fig["data"] if t["name"] == "baseline · measured" and t["type"] == "bar"
+    )
     assert round(baseline["y"][-1]) == 486_099  # Figure 10, 100 % read, cache
     printed = next(
-        t for t in fig["data"] if t["name"] == "baseline · published · figure: Figure 10 IOPS"
+        t
+        for t in fig["data"]
+        if t["type"] == "bar" and t["hovertemplate"].startswith("baseline · published · Figure 10:")
     )
     assert printed["y"] == [486_099]
+    # one legend entry per series: 4 profiles x measured / published (28 before)
+    assert len([t for t in fig["data"] if t.get("showlegend", True)]) == 8
 
 
 def test_ra_page_never_averages_two_vsan_versions(warehouse_env: Path) -> None:
@@ -88,8 +94,8 @@ def test_ra_page_never_averages_two_vsan_versions(warehouse_env: Path) -> None:
     (fig,) = figures(at).values()
     cache = {t["name"]: t["y"][0] for t in fig["data"] if t["type"] == "bar" and t["xaxis"] == "x"}
     assert {k: round(v) for k, v in cache.items()} == {
-        "unspecified · vsan_version=6.2 IOPS": 50_000,
-        "unspecified · vsan_version=6.5 IOPS": 90_000,
+        "vsan_version=6.2": 50_000,
+        "vsan_version=6.5": 90_000,
     }
     assert assert_each_value_is_one_result(warehouse_env, figures(at)) == 40
     selectbox(at, "Testbed").select("lenovo-sr650-vsan65").run()
@@ -161,11 +167,22 @@ def test_ra_page_draws_every_published_reference_beside_any_testbed(warehouse_en
     for ref in selectbox(at, "Published figures of").options[1:]:
         selectbox(at, "Published figures of").select(ref).run()
         assert not at.exception, (ref, [e.value for e in at.exception])
+        # a printed point no Lenovo run's workload matches is left out, and the chart says so
         (fig,) = figures(at).values()
-        printed = [
-            v for t in fig["data"] if "published" in t["name"] and t["type"] == "bar"
-            for v in t["y"]
-        ]  # fmt: skip
+        subtitle = fig["layout"]["title"]["subtitle"]["text"]
+        drawn = [t for t in fig["data"] if "published" in t["name"] and t["type"] == "bar"]
+        toggles = [t for t in at.toggle if t.label == "Draw them anyway"]
+        if toggles:
+            assert "not drawn: no measured point ran their workload" in subtitle, ref
+            assert any("not drawn" in w.value for w in at.warning), ref
+            # drawn anyway on request: every printed point once
+            toggles[0].set_value(True).run()
+            (fig,) = figures(at).values()
+            subtitle = fig["layout"]["title"]["subtitle"]["text"]
+            assert "drawn although workloads differ" in subtitle, ref
+            drawn = [t for t in fig["data"] if "published" in t["name"] and t["type"] == "bar"]
+            next(t for t in at.toggle if t.label == "Draw them anyway").set_value(False).run()
+        printed = [v for t in drawn for v in t["y"]]
         ids = query(
             warehouse_env,
             "select count(distinct figure_id) from marts.published_results"

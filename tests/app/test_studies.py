@@ -193,8 +193,8 @@ def test_micron_one_chart_per_read_mix_bars_are_the_results(warehouse_env: Path)
     # bars beside the printed ones, x = the four profiles in the RA's order
     full = figs["Micron vSAN 6.7: 100% read"]
     cache = [t for t in full["data"] if t["type"] == "bar" and t["xaxis"] == "x"]
-    measured = next(t for t in cache if t["name"] == "measured IOPS")
-    printed = next(t for t in cache if t["name"] == "published · figure: Figure 10 IOPS")
+    measured = next(t for t in cache if t["name"] == "measured")
+    printed = next(t for t in cache if t["hovertemplate"].startswith("published · Figure 10:"))
     assert measured["x"] == ["baseline", "performance", "balanced", "density"]
     assert rounded(measured["y"]) == [486_099, 475_960, 412_792, 410_082]
     assert printed["y"] == [486_099, 475_960, 412_792, 410_082]

@@ -375,19 +375,22 @@ def test_ra_draws_another_documents_figures_once_each_as_printed() -> None:
     own = ra.of_testbed(measured, "micron")
     rows = ra.chart_rows(own, published, "micron", "samsung", ["vsan_version=6.5"])
     assert rows.unmatched == 0
+    # as printed: the document's own configuration, never renamed "(published)" (the legend
+    # says published once, the subtitle whose document)
     assert rows.data["run_configuration"].to_list() == [
         "vsan_version=6.5",
-        "samsung (published) transport=tcp",
-        "samsung (published) transport=rdma",
+        "transport=tcp",
+        "transport=rdma",
     ]
+    assert rows.data["origin"].to_list() == ["measured", "published", "published"]
     assert ra.title("micron", "samsung") == "IOPS and latency by read mix: micron vs samsung"
     # no reference: the measured points only; nothing at all: an empty frame
     alone = ra.chart_rows(own, published, "micron", ra.NO_REFERENCE, ["vsan_version=6.5"])
     assert alone.data["result_id"].to_list() == ["r1"]
     assert ra.chart_rows(own.clear(), published, None, ra.NO_REFERENCE, []).data.is_empty()
     assert ra.table(rows.data).columns == [
-        "origin", "result_id", "iops_figure_id", "latency_figure_id", "run_configuration",
-        "read_pct", "iops",
+        "origin", "result_id", "iops_figure_id", "latency_figure_id", "testbed",
+        "run_configuration", "read_pct", "iops",
     ]  # fmt: skip
 
 
