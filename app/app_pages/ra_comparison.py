@@ -8,7 +8,7 @@ drawn only with `anyway=1` ("Draw them anyway"), the differences stated on the c
 
 import streamlit as st
 
-from app.lib import charts, provenance, queries, selection, ui
+from app.lib import charts, provenance, queries, report_button, selection, ui
 from app.lib.url_state import UrlState
 from app.lib.views import ra_comparison as view
 
@@ -114,6 +114,7 @@ else:
     table = view.table(rows.data)
     provenance.plot(fig, "ra_comparison", key="ra_comparison", points=table)
     st.metric("Peak IOPS (your testbed)", ui.fmt(own_points["iops"].max(), ",.0f"))
+    report_button.controls(where, own, None if ref == view.NO_REFERENCE else ref)
     label = "Data points (one row per result or printed figure)"
     with ui.expander(label, name="ra_comparison") as box:
         if box.open:

@@ -386,3 +386,38 @@ def test_own_fio_runs_against_the_micron_ra(
         "balanced · published", "density · published",
     ]  # fmt: skip
     assert at.query_params["anyway"] == "1"
+
+
+# --- the Report button (app/lib/report_button.py) ---------------------------------------------
+
+
+def test_report_documents_are_those_printed_for_the_chosen_testbed() -> None:
+    from app.lib import report_button
+
+    published = pl.DataFrame(
+        {
+            "testbed": ["a", "a", "b", "a"],
+            "source_document": ["doc_a2", "doc_a1", "doc_b", "doc_a1"],
+        }
+    )
+    assert report_button.documents_of(published, "a") == ["doc_a1", "doc_a2"]
+    assert report_button.documents_of(published, None) == []
+    assert report_button.documents_of(published.clear(), "a") == []
+
+
+@pytest.mark.slow
+def test_the_report_button_writes_the_testbeds_report(warehouse_env: Path) -> None:
+    from app.lib import report_button
+
+    # GIVEN the RA page on the reference testbed with its own document's figures
+    at = open_page({"testbed": MICRON, "ref": MICRON})
+    (document,) = at.selectbox(key="ra_report_document").options
+    # WHEN the reader asks for the report
+    at.button(key="ra_report_make").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    # THEN the session holds the HTML and PDF of that testbed and document, as the CLI makes
+    request, files = at.session_state[report_button.STATE_KEY]
+    assert (request.testbed, request.document) == (MICRON, document)
+    assert files.pdf.startswith(b"%PDF-") and files.html.startswith(b"<!DOCTYPE html>")
+    assert MICRON.encode() in files.html and document.encode() in files.html
+    assert files.stem == f"{MICRON}-report"

@@ -73,3 +73,12 @@ def test_pages_depend_on_marts_and_seeds_only() -> None:
         read = [ref.group(1) for ref in refs if ref]
         assert len(read) == len(set(read)), f"{name} lists a mart twice"
         assert set(read) <= marts, f"{name} depends on {sorted(set(read) - marts)}"
+
+
+def test_the_report_exposure_names_exactly_the_marts_the_report_reads() -> None:
+    from app.report.data import MARTS
+
+    exposure = _exposures()["ra_report"]
+    refs = {_REF.match(ref).group(1) for ref in exposure["depends_on"]}
+    assert refs == set(MARTS)
+    assert refs <= _mart_relations()
