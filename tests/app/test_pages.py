@@ -6,6 +6,8 @@ from the marts with its own SQL.
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -47,6 +49,37 @@ def plotly_charts(at: AppTest) -> list:
 def test_page_opens_without_error(warehouse_env: Path, page: str) -> None:
     at = open_page(page)
     assert not at.error, [e.value for e in at.error]
+
+
+SINGULAR_WITH_PLURAL = re.compile(r"\b1 (VMs|nodes|hosts|outputs|files|rows|disk groups)\b")
+
+
+@pytest.mark.parametrize("page", [pytest.param(p, id=Path(p).stem) for p in PAGES])
+def test_every_chart_is_a_figure_a_paper_can_use(warehouse_env: Path, page: str) -> None:
+    """Issue 28, on every page of the reference warehouse: each chart names its workload and
+    configuration in a subtitle (kept in an export), its legend names each series once, its
+    toolbar offers nothing that sends data to another host, and no count reads "1 VMs"."""
+    at = open_page(page)
+    for chart in plotly_charts(at):
+        fig = figures.spec(chart)
+        title = fig["layout"].get("title", {})
+        name = title.get("text", "?")
+        if fig["layout"].get("annotations") and not fig["data"]:
+            continue  # the "No data" figure
+        assert title.get("subtitle", {}).get("text"), f"{page}: {name!r} has no subtitle"
+        shown = [
+            (t.get("legendgroup"), t.get("name"))
+            for t in fig["data"]
+            if t.get("showlegend", True) and t.get("name")
+        ]
+        names = [n for _, n in shown]
+        assert len(names) == len(set(names)), f"{page}: {name!r} legend repeats: {names}"
+        assert not SINGULAR_WITH_PLURAL.search(json.dumps(fig)), f"{page}: {name!r}"
+        if hasattr(chart.proto, "component_name"):
+            config = figures.component_data(chart)["config"]
+            assert config.get("showSendToCloud") is False, page
+            assert config.get("showEditInChartStudio") is False, page
+            assert not config.get("plotlyServerURL"), page
 
 
 def headline_metrics(at: AppTest) -> dict[str, dict[str, str]]:
