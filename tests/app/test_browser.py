@@ -286,3 +286,36 @@ def test_a_result_id_url_opens_its_run(app_url: str, warehouse: Path) -> None:
             ".map((s) => s.value).join('\\n')"
         )
     assert labels[result_id] in selector
+
+
+def click_button(browser: Chromium, text: str, timeout_s: float = 30.0) -> None:
+    """Click the first button whose text holds `text` (beside its icons) once it is on the
+    page."""
+    find = (
+        "[...document.querySelectorAll('button')]"
+        f".find((b) => b.innerText.includes({json.dumps(text)}))"
+    )
+    browser.wait_for(f"!!{find}", timeout_s)
+    browser.evaluate(f"{find}.click()")
+
+
+def test_the_report_button_offers_the_reports_html_and_pdf(app_url: str) -> None:
+    """Issue 29: the RA page's Report button writes the testbed's report (app/report, as
+    `ingest report` does) and offers its HTML and PDF for download; nothing is fetched from
+    another host meanwhile (the report's charts are exported on the server)."""
+    with Chromium() as browser:
+        view = browser.open(f"{app_url}/")
+        click_button(browser, "Report (HTML, PDF)")
+        click_button(browser, "Write the report")
+        downloads = (
+            "[...document.querySelectorAll('[data-testid=stDownloadButton] button')]"
+            ".map((b) => b.innerText.trim()).join('|')"
+        )
+        # writing the report takes seconds (chart export, PDF); a loaded machine, more
+        offered = browser.wait_for(
+            f"(() => {{ const t = {downloads}; return t.includes('PDF') && t; }})()", timeout_s=240
+        )
+        assert offered.split("|")[-2:] == ["HTML", "PDF"]
+        html = browser.evaluate("document.body.outerHTML")
+        assert not [m for m in ERROR_MARKERS if m in html]
+        assert view.traffic.external == []
