@@ -15,6 +15,7 @@ import polars as pl
 from app.lib import charts
 from app.lib.charts import studies as study_charts
 from app.lib.charts.common import PROFILE_ORDER
+from app.lib.views import scaling as scaling_view
 from app.report import figures, tables
 from app.report.data import ReportData
 from app.report.figures import Figure
@@ -204,7 +205,7 @@ def ra_comparison(data: ReportData) -> Section:
 
 
 def per_node(data: ReportData) -> Section:
-    rows = data.get("per_node_iops")
+    rows = data.get("scaling_points")
     if rows.is_empty():
         return Section("per_node", "", "")
     table = tables.table(
@@ -216,7 +217,23 @@ def per_node(data: ReportData) -> Section:
             "host_iops_min", "host_iops_max", "host_imbalance_pct",
         ],
     )  # fmt: skip
-    return Section("per_node", "Per-node IOPS", "", (table,))
+    blocks: list[Block] = [table]
+    if rows["nodes"].n_unique() > 1:  # bars by node count say something only across counts
+        bars = scaling_view.per_node(rows, data.testbed)
+        blocks.insert(
+            0,
+            figures.make(
+                "per_node_iops",
+                "IOPS per node by the number of nodes, one bar per result; whiskers span the "
+                "least to the busiest host where per-host data exists.",
+                bars.rows,
+                lambda r: study_charts.per_node_bars(
+                    r, title="IOPS per node by nodes", legend_title=bars.title
+                ),
+                skip=("nodes",),
+            ),
+        )
+    return Section("per_node", "Per-node IOPS", "", tuple(blocks))
 
 
 def deltas(data: ReportData) -> Section:

@@ -26,7 +26,7 @@ MARTS: dict[str, tuple[str, ...]] = {
         "origin", "run_configuration", "working_set", "profile", "read_pct", "run_ordinal",
         "result_id", "figure_id",
     ),
-    "per_node_iops": ("nodes", "result_id"),
+    "scaling_points": ("nodes", "result_id"),
     "profile_latency_deltas": ("working_set", "read_pct", "profile", "first_result_id"),
     "config_deltas": ("dimension", "from_value", "to_value", "working_set", "read_pct"),
     "transport_cpu_efficiency": ("read_pct", "block_size_bytes", "tcp_result_id"),
