@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 pytestmark = pytest.mark.slow
@@ -165,3 +166,30 @@ def test_the_same_version_gives_the_same_bytes(warehouse: Path) -> None:
     assert render.without_generated_line(later.html.decode()) == render.without_generated_line(
         first.html.decode()
     )
+
+
+def test_a_scaling_testbeds_report_draws_iops_per_node_by_node_count(
+    warehouse: Path, tmp_path: Path
+) -> None:
+    # GIVEN SFD7's hybrid cluster, measured at 4 to 64 nodes
+    testbed = "sfd7-vsan60-hybrid"
+    done = _report(warehouse, tmp_path, "--testbed", testbed, "--format", "pdf")
+    assert done.returncode == 0, done.stderr + done.stdout
+    # THEN its per-node section is a chart (axis titles as text) whose CSV holds the mart's
+    # IOPS per node of every result, beside the table
+    text = "\n".join(_pages(tmp_path / f"{testbed}-report.pdf"))
+    assert "Nodes in the cluster" in text and "IOPS per node (IO/s)" in text
+    (csv_file,) = (tmp_path / f"{testbed}-report-csv").glob("figure-*-per_node_iops.csv")
+    plotted = pl.read_csv(csv_file)
+    con = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        expected = con.execute(
+            "select result_id, iops_per_node from marts.scaling_points"
+            " where testbed = ? and iops_per_node is not null order by result_id",
+            [testbed],
+        ).fetchall()
+    finally:
+        con.close()
+    assert len(expected) >= 2
+    got = dict(plotted.select("result_id", "iops_per_node").rows())
+    assert got == pytest.approx(dict(expected))
