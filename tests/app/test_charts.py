@@ -385,3 +385,23 @@ def test_short_or_too_many_category_labels_are_left_to_plotly() -> None:
     many = [f"result {i:03d} of a long sweep of workloads" for i in range(60)]
     crowded = charts.finish(go.Figure(go.Bar(x=many, y=list(range(60)))))
     assert crowded.layout.xaxis.tickmode is None
+
+
+def test_a_long_subtitle_part_is_broken_after_a_comma_never_inside_a_side() -> None:
+    from app.lib.charts.layout import _subtitle_lines
+
+    line = "configuration " + ", ".join(f"key{i}=value{i}" for i in range(12))
+    assert _subtitle_lines(line, 60) == [
+        "configuration key0=value0, key1=value1, key2=value2",
+        "key3=value3, key4=value4, key5=value5, key6=value6",
+        "key7=value7, key8=value8, key9=value9, key10=value10",
+        "key11=value11",
+    ]
+    assert _subtitle_lines("short · line") == ["short · line"]
+    # a statement breaks between its sides, never inside one; given breaks are kept
+    said = "published: OIO 512, 16 VMs · measured: baseline profile, OIO 16, 1 VM"
+    assert _subtitle_lines(said + "<br>hatched: x", 50) == [
+        "published: OIO 512, 16 VMs",
+        "measured: baseline profile, OIO 16, 1 VM",
+        "hatched: x",
+    ]

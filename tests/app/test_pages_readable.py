@@ -193,6 +193,9 @@ def open_at(page: str, params: dict[str, str] | None = None) -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=90)
     at.run()
     at.switch_page(page)
+    # a link opens on its own URL: nothing of the first page's parameters (AppTest keeps
+    # them across switch_page, a browser's navigation does not)
+    at.query_params.clear()
     at.query_params.update(params or {})
     at.run()
     figures.open_expanders(at)

@@ -295,21 +295,30 @@ def _room_for_legend(fig: go.Figure) -> None:
     fig.layout.height = (fig.layout.height or PLOTLY_DEFAULT_HEIGHT) + sum(lines)
 
 
-def _subtitle_lines(text: str) -> list[str]:
+def _subtitle_lines(text: str, width: int = SUBTITLE_LINE_CHARS) -> list[str]:
     """The subtitle's lines: its own `<br>` breaks, each line cut at " · " into lines of at
-    most SUBTITLE_LINE_CHARS (a part longer than that stays whole)."""
+    most `width` characters; a part longer than that is cut after a ", " (a statement like
+    "published: OIO 512, 16 VMs · measured: OIO 16, 1 VM" breaks between its sides, never
+    inside one); a word longer than `width` stays whole. Plotly never wraps a subtitle, and
+    an exported figure must not cut it off."""
     lines: list[str] = []
     for given in re.split(r"<br\s*/?>", text):
-        line = ""
+        parts: list[str] = []
         for part in given.split(SUBTITLE_SEPARATOR):
-            joined = f"{line}{SUBTITLE_SEPARATOR}{part}" if line else part
-            if line and len(joined) > SUBTITLE_LINE_CHARS:
-                lines.append(line)
-                line = part
-            else:
-                line = joined
-        lines.append(line)
+            parts += [part] if len(part) <= width else _joined(part.split(", "), ", ", width)
+        lines += _joined(parts, SUBTITLE_SEPARATOR, width)
     return lines
+
+
+def _joined(parts: list[str], sep: str, width: int) -> list[str]:
+    """`parts` joined by `sep` into as few lines of at most `width` characters as they go."""
+    out: list[str] = []
+    for part in parts:
+        if out and len(out[-1]) + len(sep) + len(part) <= width:
+            out[-1] += sep + part
+        else:
+            out.append(part)
+    return out
 
 
 def _room_for_title(fig: go.Figure) -> None:

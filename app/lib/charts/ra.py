@@ -49,7 +49,6 @@ SERIES_PARTS = ("profile", "configuration", "origin", "run")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "triangle-down", "pentagon", "star",
            "hexagon", "cross", "x", "star-square", "hourglass")  # fmt: skip
 PUBLISHED_PATTERN = "/"
-SUBTITLE_LINE_PX = 18
 BARS_TITLE = f"{axis_title('iops')}: bars"
 LATENCY_TITLE = f"{axis_title('avg_latency_ms')}: points"
 
@@ -244,13 +243,7 @@ def ra_comparison(
         height=620,
         legend={"traceorder": "normal"},
     )
-    # room for the title and every line of the subtitle above the panels' titles
-    lines = subtitle.count("<br>") + 1 if subtitle else 0
-    fig.update_layout(
-        margin={"t": 80 + SUBTITLE_LINE_PX * lines},
-        # the title at the top (Plotly centres it in the margin, onto the panels' titles)
-        title={"yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 16}},
-    )
+    # the title block's room above the panels' titles is the layout rules' (charts.finish)
     return with_subtitle(fig, subtitle)
 
 

@@ -317,35 +317,8 @@ def subtitle(rows: ChartRows, own: str | None, ref: str, reconstructed: Sequence
         lines.append(refusal(rows, ref))
     if comparison is not None and comparison.unstated and (rows.left_out or not printed.is_empty()):
         lines.append(comparison.unstated_text())
-    return "<br>".join(part for line in lines if line for part in wrapped(line))
-
-
-# A subtitle line's length that fits a 1200-pixel-wide figure at the subtitle's font size.
-SUBTITLE_LINE_CHARS = 150
-
-
-def wrapped(line: str, width: int = SUBTITLE_LINE_CHARS) -> list[str]:
-    """`line` in pieces of at most `width` characters, broken where a ` · ` was (a part longer
-    than `width` after a `, `; a word longer than `width` stays whole): Plotly never wraps a
-    subtitle, and an exported figure must not cut it off."""
-    parts = []
-    for part in line.split(" · "):
-        parts += [part] if len(part) <= width else _pieces(part, ", ", width)
-    return _pieces_joined(parts, " · ", width)
-
-
-def _pieces(text: str, sep: str, width: int) -> list[str]:
-    return _pieces_joined(text.split(sep), sep, width)
-
-
-def _pieces_joined(parts: list[str], sep: str, width: int) -> list[str]:
-    out: list[str] = []
-    for part in parts:
-        if out and len(out[-1]) + len(sep) + len(part) <= width:
-            out[-1] += sep + part
-        else:
-            out.append(part)
-    return out
+    # each line is wrapped to the figure's width by the layout rules (charts.finish)
+    return "<br>".join(line for line in lines if line)
 
 
 def table(data: pl.DataFrame) -> pl.DataFrame:
