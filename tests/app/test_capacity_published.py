@@ -59,6 +59,8 @@ def test_capacity_chart_draws_one_bar_pair_per_labelled_observation() -> None:
     # what differs (the working set) and the time; testbed and profile are in the subtitle
     labels = ["capacity · 2018-06-09 12:00", "cache · 2018-06-04 18:00"]
     assert fig.layout.xaxis.title.text == "Observation (working set · captured at, UTC)"
+    # labels are categories: one that is a time alone is never read as a date axis
+    assert fig.layout.xaxis.type == "category"
     for trace in fig.data:
         assert list(trace.x) == labels  # one x per observation: never a stack of several
     logical, physical = fig.data

@@ -89,6 +89,9 @@ def capacity_bars(
         ),
         yaxis_title=axis_title("used_tb"),
         height=420,
+        # a label that is a capture time alone ("2019-05-01 00:00") would make Plotly guess a
+        # date axis: one bar pair as wide as the axis, the others' labels gone
+        xaxis_type="category",
     )
     if notes_line:
         fig.update_layout(margin_t=NOTES_MARGIN)
