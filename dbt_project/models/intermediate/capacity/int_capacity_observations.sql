@@ -5,9 +5,10 @@
     taken and what it says, i.e. the same testbed, capture time, policy and
     run labels and the same values (every byte count and the reported
     ratio), NULLs equal. Of a capture's files the one with the most detail
-    is kept (most values given, then most object-type rows; the lowest
-    source file id on a tie); `source_file_ids` names every file it came
-    from. -#}
+    is kept (most values given, then most object-type rows; on a tie the
+    first by format and file name, never by source file id: team mode draws
+    ids at random, and both modes must keep the same file);
+    `source_file_ids` names every file it came from. -#}
 with
 
 {{ import_ctes([
@@ -53,9 +54,15 @@ captures_identified as (
     select
         *,
         row_number() over capture as file_rank,
-        list(source_file_id) over capture as capture_file_ids,
-        list(source_kind) over capture as capture_source_kinds,
-        list(source_name) over capture as capture_source_names
+        -- a capture's files in format and name order: the order means the
+        -- same in both modes (team mode's ids are random)
+        list_sort(
+            list({
+                'source_kind': source_kind,
+                'source_name': source_name,
+                'source_file_id': source_file_id
+            }) over capture
+        ) as capture_files
 
     from snapshots_detailed
     window capture as (
@@ -63,7 +70,11 @@ captures_identified as (
             testbed, captured_at, ftm, ftt, architecture, nodes, profile,
             working_set, logical_used_bytes, physical_used_bytes,
             total_capacity_bytes, free_capacity_bytes, ratio_reported
-        order by detail_score desc, source_file_id asc
+        order by
+            detail_score desc,
+            source_kind asc,
+            source_name asc,
+            source_file_id asc
         rows between unbounded preceding and unbounded following
     )
 
@@ -74,12 +85,14 @@ observations as (
     select
         -- identifiers
         source_file_id,
-        list_sort(capture_file_ids) as source_file_ids,
-        list_sort(capture_source_names) as source_names,
+        list_transform(capture_files, f -> f.source_file_id) as source_file_ids,
+        list_transform(capture_files, f -> f.source_name) as source_names,
 
         -- dimensions
         source_kind,
-        list_sort(list_distinct(capture_source_kinds)) as source_kinds,
+        list_sort(
+            list_distinct(list_transform(capture_files, f -> f.source_kind))
+        ) as source_kinds,
         source_document,
         testbed,
         ftm,
@@ -93,7 +106,7 @@ observations as (
         captured_at,
 
         -- facts
-        len(capture_file_ids) as source_file_count,
+        len(capture_files) as source_file_count,
         logical_used_bytes,
         physical_used_bytes,
         total_capacity_bytes,
