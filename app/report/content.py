@@ -14,7 +14,7 @@ import polars as pl
 
 from app.lib import charts
 from app.lib.charts import studies as study_charts
-from app.lib.charts.common import PROFILE_ORDER
+from app.lib.charts.common import PROFILE_ORDER, ordered
 from app.lib.views import scaling as scaling_view
 from app.report import figures, tables
 from app.report.data import ReportData
@@ -53,10 +53,6 @@ def _distinct(frame: pl.DataFrame, column: str) -> str:
         return charts.MISSING
     values = frame[column].drop_nulls().unique().sort().to_list()
     return ", ".join(tables.cell(v) for v in values) if values else charts.MISSING
-
-
-def _ordered(values: list, preferred: list[str]) -> list:
-    return charts.common.ordered(values, preferred)
 
 
 # --- the cover ----------------------------------------------------------------------------
@@ -128,7 +124,7 @@ def configuration(data: ReportData) -> Section:
         grouped = profiles.group_by("profile").agg(
             [pl.col(c).drop_nulls().unique().sort() for c in settings], results=pl.len()
         )
-        order = _ordered(grouped["profile"].to_list(), PROFILE_ORDER)
+        order = ordered(grouped["profile"].to_list(), PROFILE_ORDER)
         grouped = grouped.with_columns(
             _o=pl.col("profile").map_elements(order.index, return_dtype=pl.Int64)
         ).sort("_o")
@@ -172,9 +168,7 @@ def ra_comparison(data: ReportData) -> Section:
         return Section("ra", "", "")
     measured = points.filter(pl.col("origin") == "measured")
     published = points.filter(pl.col("origin") == "published")
-    profiles = _ordered(
-        points["profile"].fill_null("unspecified").unique().to_list(), PROFILE_ORDER
-    )
+    profiles = ordered(points["profile"].fill_null("unspecified").unique().to_list(), PROFILE_ORDER)
     blocks: list[Block] = []
     for profile in profiles:
         rows = points.filter(pl.col("profile").fill_null("unspecified") == profile)
