@@ -46,7 +46,9 @@ def _layer(path: Path) -> str:
 
 
 def _models() -> dict[str, Path]:
-    return {path.stem: path for path in MODELS.rglob("*.sql")}
+    """Every model by name: SQL models and dbt Python models (`dbt.ref("x")` reads like
+    `ref('x')`)."""
+    return {path.stem: path for pattern in ("*.sql", "*.py") for path in MODELS.rglob(pattern)}
 
 
 def _macro_refs() -> dict[str, set[str]]:
