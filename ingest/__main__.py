@@ -4,8 +4,9 @@ Also `build` (dbt build under the writer lock), `publish` (validate, then refres
 dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
 writer under the writer lock), `query "SQL"` (read-only ad-hoc SQL), `migrate --to LAKE`
 (copy a warehouse file into a DuckLake), `report --testbed T` (a testbed's RA report, HTML
-and PDF), `accept --spec FILE` (acceptance rules for CI) and `reference DIR` (same as `python -m synth reference DIR`); see `warehouse/` for
-why writers queue and the dashboard reads a snapshot.
+and PDF), `accept --spec FILE` (acceptance rules for CI) and `reference DIR` (same as
+`python -m synth reference DIR`); see `warehouse/` for why writers queue and the dashboard
+reads a snapshot.
 The console script `vsan-perf` is the same command line.
 
 This module parses and dispatches; each command lives with the package whose job it runs:
