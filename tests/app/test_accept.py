@@ -367,3 +367,19 @@ def test_record_appends_the_verdicts_that_acceptance_results_shows(
     assert rows[0][:4] == (1, "pass", "pass", "min_iops")
     assert rows[0][4] == pytest.approx(BASELINE_IOPS, abs=0.5)
     assert rows[1] == (3, "fail", None, None, None, "fail: the rule matches no result")
+
+
+def test_the_readme_and_example_specs_run_as_documented(
+    warehouse: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Acceptance in CI", 1)[1]
+    readme_spec = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    rc, doc, _ = _accept(warehouse, readme_spec, tmp_path, capsys)
+    assert (rc, doc is not None and doc["status"]) == (0, "pass")
+    # the example: two rules pass; the 70/30 rule fails on Figure 14's balanced 5.23 ms
+    example = (REPO / "docs" / "examples" / "acceptance.yaml").read_text(encoding="utf-8")
+    rc, doc, _ = _accept(warehouse, example, tmp_path, capsys)
+    assert rc == 1
+    assert doc is not None
+    assert [r["status"] for r in doc["rules"]] == ["pass", "pass", "fail"]
