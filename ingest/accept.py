@@ -37,7 +37,15 @@ from ingest.accept_rules import (
     rule_verdict,
     worst,
 )
-from ingest.accept_spec import Spec, SpecError, read_spec
+from ingest.accept_spec import (
+    NUMBER_REQUIREMENTS,
+    PUBLISHED_REQUIREMENT,
+    TEXT_REQUIREMENTS,
+    TRUE_REQUIREMENTS,
+    Spec,
+    SpecError,
+    read_spec,
+)
 from warehouse.base import ResultsTableMissing, Warehouse
 
 VERDICTS_TABLE = "acceptance.verdicts"
@@ -53,7 +61,20 @@ class AcceptanceRun:
     rules: tuple[RuleVerdict, ...]
 
 
+def requirements_help() -> str:
+    """The requirements a rule may use, one line each (the --help epilog)."""
+    lines = [f"  {name}: N  {text}" for name, text in NUMBER_REQUIREMENTS.items()]
+    lines += [f"  {name}: true  {text}" for name, text in TRUE_REQUIREMENTS.items()]
+    lines += [f"  {name}: AF-6  {text}" for name, text in TEXT_REQUIREMENTS.items()]
+    lines.append(
+        f"  {PUBLISHED_REQUIREMENT}: {{figure: ID, pct: N}}  within N % of a figure of "
+        "marts.published_results"
+    )
+    return "require: (any of)\n" + "\n".join(lines)
+
+
 def add_arguments(cmd: argparse.ArgumentParser) -> None:
+    cmd.epilog = requirements_help()
     cmd.add_argument(
         "--spec",
         required=True,

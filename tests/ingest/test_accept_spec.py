@@ -37,9 +37,7 @@ def test_the_example_spec_parses_into_its_rules() -> None:
 
 
 def test_where_lists_mean_any_of_and_rules_without_a_name_are_named_by_their_line() -> None:
-    spec = parse_spec(
-        "- where: {profile: [baseline, density]}\n  require: {min_iops: 1}\n", SPEC
-    )
+    spec = parse_spec("- where: {profile: [baseline, density]}\n  require: {min_iops: 1}\n", SPEC)
     (rule,) = spec.rules
     assert rule.where[0].values == ("baseline", "density")
     assert rule.name == "rule 1 (line 1)"
