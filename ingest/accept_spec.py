@@ -155,9 +155,14 @@ def _rule(node: Node, index: int, path: Path) -> Rule:
     if "name" in pairs:
         name_node = pairs["name"][1]
         name = str(_scalar(name_node, "name", path))
+    where_node = pairs["where"][1]
+    where = tuple(_where(k, v, path) for k, v in _mapping(where_node, "where", path))
+    if not where:
+        # an empty `where:` would pick every result: almost always a slip, never what CI means
+        raise SpecError(path, _line(where_node), "where has no key: say which results to check")
     return Rule(
         name=name,
-        where=tuple(_where(k, v, path) for k, v in _mapping(pairs["where"][1], "where", path)),
+        where=where,
         require=_requirements(pairs["require"][1], path),
         line=_line(node),
     )

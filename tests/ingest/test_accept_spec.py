@@ -82,6 +82,7 @@ def test_a_wrong_type_names_the_line_of_the_value(require: str, line: int, words
         ("where: {a: 1}\n", 1, "a YAML list of rules"),
         ("- require: {min_iops: 1}\n", 1, "has no `where:`"),
         ("- where: {a: 1}\n  require: {}\n", 2, "require has no requirement"),
+        ("- where: {}\n  require: {min_iops: 1}\n", 1, "where has no key"),
         ("- where: {a: 1}\n  require: {min_iops: 1\n", 3, "not YAML"),
         ("- where: {a: 1, a: 2}\n  require: {min_iops: 1}\n", 1, "'a' is given twice"),
         ("- where: {a: ~}\n  require: {min_iops: 1}\n", 1, "where.a has no value"),
