@@ -24,7 +24,12 @@ import duckdb
 
 from ingest.accept_spec import Rule, Scalar, WhereKey
 
-RESULTS = "marts.fct_workload_results"
+# Every mart acceptance reads but the optional change points.
+REQUIRED_MARTS = frozenset({
+    "fct_workload_results", "fct_result_labels", "per_node_iops", "fct_result_steady_state",
+    "fct_result_outputs", "fct_result_host_cpu_samples", "readynode_profile_targets",
+    "published_results",
+})  # fmt: skip
 # Columns a `where:` cannot select on: lists and the raw label text (labels are keys themselves).
 NOT_SELECTABLE = {"profile_order", "labels_json"}
 # A change point's columns that are not part of its series' identity.
@@ -117,6 +122,12 @@ def read_catalog(con: duckdb.DuckDBPyConnection) -> Catalog:
     tables = _tables(con)
     if "fct_workload_results" not in tables:
         raise LookupError("the warehouse has no marts yet: run `python -m ingest build`")
+    missing = sorted(REQUIRED_MARTS - tables)
+    if missing:
+        raise LookupError(
+            f"the warehouse lacks {', '.join('marts.' + m for m in missing)}: it was built by "
+            "an older version; run `python -m ingest build` (then publish)"
+        )
     types = _column_types(con, "fct_workload_results")
     labels = frozenset(
         key

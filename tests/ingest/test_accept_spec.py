@@ -9,6 +9,7 @@ import pytest
 
 from ingest.__main__ import main
 from ingest.accept_spec import SpecError, parse_spec, read_spec
+from tests.conftest import marts_warehouse
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "docs" / "examples" / "acceptance.yaml"
@@ -111,3 +112,23 @@ def test_a_missing_spec_file_is_a_spec_error(tmp_path: Path) -> None:
         read_spec(tmp_path / "nope.yaml")
     assert caught.value.line is None
     assert "cannot read the spec" in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    ("sql", "words"),
+    [
+        ("create schema marts", "the warehouse has no marts yet: run `python -m ingest build`"),
+        (
+            "create schema marts; create table marts.fct_workload_results (result_id varchar)",
+            "the warehouse lacks marts.fct_result_host_cpu_samples, marts.fct_result_labels",
+        ),
+    ],
+)
+def test_a_warehouse_without_the_marts_exits_1_and_says_to_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sql: str, words: str
+) -> None:
+    spec = tmp_path / "acceptance.yaml"
+    spec.write_text("- where: {profile: baseline}\n  require: {min_iops: 1}\n")
+    db = marts_warehouse(tmp_path / "warehouse.duckdb", sql)
+    assert main(["accept", "--spec", str(spec), "--db", str(db)]) == 1
+    assert words in " ".join(capsys.readouterr().err.split())
