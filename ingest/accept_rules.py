@@ -200,11 +200,12 @@ def is_worse(change: ChangePoint) -> bool:
 
 
 def applies_to(change: ChangePoint, facts: ResultFacts) -> bool:
-    """The change is in the result's series and the result is at or after it."""
-    if any(facts.columns.get(k) != v for k, v in change.series.items()):
-        return False
+    """The change is in the result's series and the result is at or after it. A change point
+    without series columns says nothing about other results: it applies to its own only."""
     if change.result_id == facts.result_id:
         return True
+    if not change.series or any(facts.columns.get(k) != v for k, v in change.series.items()):
+        return False
     if change.started_at is None or facts.started_at is None:
         return False
     return facts.started_at >= change.started_at
