@@ -4,9 +4,10 @@ A series is one configuration's values of one measure, ordered by run start (doc
 "History and change points"). Two steps, each a pure function of the values:
 
 1. **Guard** (`guard_outliers`): a generalized ESD test (Rosner 1983) on each value's deviation
-   from the centred running median of `running_median_runs` runs. One run far from its
-   neighbours is an outlier; a step is not (three or more runs at a new level carry the running
-   median with them). A guarded run is left out of detection, and the mart says so.
+   from the median of its neighbours (the `neighbour_window_runs` runs centred on it, itself
+   left out). One run far from its neighbours is an outlier; a step is not (three or more runs
+   at a new level carry their neighbours' median with them). A guarded run is left out of
+   detection, and the mart says so.
 2. **Detection** (`detect_changes`): Apache Otava's E-Divisive means with its t-test merge
    (`otava.analysis.compute_change_points`, Fleming et al. 2023, "Hunter"), on the runs the
    guard kept. Each change gets the means of the segments either side (up to the neighbouring
@@ -48,7 +49,7 @@ class DetectorSettings:
     # of the series (at least one).
     gesd_alpha: float = 0.05
     gesd_max_outlier_fraction: float = 0.1
-    running_median_runs: int = 5
+    neighbour_window_runs: int = 5
     # Fewer kept runs than this: no detection (a segment needs two runs for an interval).
     min_points: int = 6
 
@@ -83,11 +84,18 @@ class DetectedChange:
         return (self.after.mean / self.before.mean - 1.0) * 100.0
 
 
-def running_median(values: Sequence[float], width: int) -> np.ndarray:
-    """The centred running median over `width` runs (fewer at the ends)."""
+def neighbour_median(values: Sequence[float], width: int) -> np.ndarray:
+    """Per value, the median of its neighbours: the `width` runs centred on it (fewer at the
+    ends), itself left out. Left out so that a deviation is never zero by construction (a
+    value that is its window's median would be), which would shrink GESD's spread."""
     array = np.asarray(values, dtype=float)
     half = width // 2
-    return np.array([np.median(array[max(0, i - half) : i + half + 1]) for i in range(len(array))])
+    return np.array(
+        [
+            np.median(np.delete(array[max(0, i - half) : i + half + 1], min(i, half)))
+            for i in range(len(array))
+        ]
+    )
 
 
 def gesd_outliers(values: Sequence[float], alpha: float, max_outliers: int) -> list[int]:
@@ -118,11 +126,12 @@ def gesd_outliers(values: Sequence[float], alpha: float, max_outliers: int) -> l
 
 
 def guard_outliers(values: Sequence[float], settings: DetectorSettings) -> list[bool]:
-    """Per value: whether the guard takes it out (GESD on deviations from the running median)."""
+    """Per value: whether the guard takes it out (GESD on deviations from the neighbours'
+    median)."""
     if len(values) < 3:
         return [False] * len(values)
-    deviations = np.asarray(values, dtype=float) - running_median(
-        values, settings.running_median_runs
+    deviations = np.asarray(values, dtype=float) - neighbour_median(
+        values, settings.neighbour_window_runs
     )
     max_outliers = max(1, int(len(values) * settings.gesd_max_outlier_fraction))
     outliers = set(gesd_outliers(deviations, settings.gesd_alpha, max_outliers))

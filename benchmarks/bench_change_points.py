@@ -13,8 +13,8 @@ from run to run.
 - step + outlier: the same series with one run (drawn uniformly, not within 2 runs of the
                   change) times 0.7 or 1.3 (sign drawn): a 30 % outlier. Target: at least 85 %.
 
-Each set is run through the product's detector with the guard (GESD on the deviations from a
-running median, then Otava's E-Divisive means on the runs kept) and without it ("plain"), for
+Each set is run through the product's detector with the guard (GESD on the deviations from the
+neighbours' median, then Otava's E-Divisive means on the runs kept) and without it ("plain"), for
 each `max_pvalue` and `gesd_alpha` of the grid. The chosen parameters, the defaults of
 `DetectorSettings`, are the most sensitive (largest max_pvalue) with the guard that meet every
 target with the noise figure one binomial standard error below its target (0.8 % at 300
