@@ -46,7 +46,8 @@ def _layer(path: Path) -> str:
 
 
 def _models() -> dict[str, Path]:
-    return {path.stem: path for path in MODELS.rglob("*.sql")}
+    # SQL models and dbt Python models (marts/history: `dbt.ref("x")` reads as a ref too)
+    return {path.stem: path for suffix in ("*.sql", "*.py") for path in MODELS.rglob(suffix)}
 
 
 def _macro_refs() -> dict[str, set[str]]:
