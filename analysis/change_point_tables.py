@@ -20,6 +20,8 @@ from analysis.change_points import (
 
 SERIES = ["series_key", "measure"]
 OUTLIER_EXCLUSION = "outlier_gesd"
+# GESD needs three values for a spread with a point left out
+GESD_MIN_POINTS = 3
 
 CHANGE_POINTS_SCHEMA = pa.schema(
     [
@@ -58,6 +60,19 @@ def _ordered(points: pd.DataFrame) -> pd.DataFrame:
     return points.sort_values([*SERIES, "series_position"], kind="stable")
 
 
+def _long_enough(points: pd.DataFrame, min_points: int) -> pd.DataFrame:
+    """The points of series with at least `min_points` of them: a warehouse of one-off
+    configurations has thousands of one-point series, not worth a Python loop each."""
+    return points[points.groupby(SERIES)["result_id"].transform("size") >= min_points]
+
+
+def _in_series_with(points: pd.DataFrame, subset: pd.DataFrame, min_points: int) -> pd.Series:
+    """Per point: whether `subset` holds at least `min_points` points of its series."""
+    counts = subset.groupby(SERIES).size().rename("count").reset_index()
+    joined = points[SERIES].merge(counts, on=SERIES, how="left")
+    return pd.Series(joined["count"].fillna(0).to_numpy() >= min_points, index=points.index)
+
+
 def guarded_points(points: pd.DataFrame, settings: DetectorSettings) -> pd.DataFrame:
     """Every point with `exclusion`: its run-validity rule, else `outlier_gesd` when the guard
     takes it out of its series (the guard sees only the valid points), else NULL."""
@@ -68,7 +83,7 @@ def guarded_points(points: pd.DataFrame, settings: DetectorSettings) -> pd.DataF
         .where(points["validity_exclusion"].notna(), None)
     )
     valid = points[points["validity_exclusion"].isna()]
-    for _, series in valid.groupby(SERIES, sort=False):
+    for _, series in _long_enough(valid, GESD_MIN_POINTS).groupby(SERIES, sort=False):
         outliers = guard_outliers(series["value"].to_numpy(dtype=float), settings)
         flagged = series.index[outliers]
         exclusion.loc[flagged] = OUTLIER_EXCLUSION
@@ -118,7 +133,9 @@ def _change_row(
 def change_points(points: pd.DataFrame, settings: DetectorSettings) -> pa.Table:
     """One row per change point found, per series and measure, on `guarded_points` output."""
     rows = []
-    for _, series in _ordered(points).groupby(SERIES, sort=False):
+    detected_on = points[points["exclusion"].isna()]
+    analysed = points[_in_series_with(points, detected_on, settings.min_points)]
+    for _, series in _ordered(analysed).groupby(SERIES, sort=False):
         series = series.reset_index(drop=True)
         excluded = series["exclusion"].notna().to_list()
         values = series["value"].to_numpy(dtype=float)
