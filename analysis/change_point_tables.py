@@ -23,6 +23,26 @@ OUTLIER_EXCLUSION = "outlier_gesd"
 # GESD needs three values for a spread with a point left out
 GESD_MIN_POINTS = 3
 
+# Explicit column types: a column of NULLs alone (no run excluded) would otherwise reach DuckDB
+# from pandas as INTEGER, and an empty frame with no types at all.
+HISTORY_POINTS_SCHEMA = pa.schema(
+    [
+        ("series_key", pa.string()),
+        ("result_id", pa.string()),
+        ("measure", pa.string()),
+        ("testbed_id", pa.string()),
+        ("testbed", pa.string()),
+        ("series_labels_json", pa.string()),
+        ("started_at", pa.timestamp("us", tz="UTC")),
+        ("series_position", pa.int64()),
+        ("higher_is_better", pa.bool_()),
+        ("value", pa.float64()),
+        ("validity_exclusion", pa.string()),
+        ("exclusion", pa.string()),
+        ("is_detected_on", pa.bool_()),
+    ]
+)
+
 CHANGE_POINTS_SCHEMA = pa.schema(
     [
         ("series_key", pa.string()),
@@ -88,6 +108,12 @@ def guarded_points(points: pd.DataFrame, settings: DetectorSettings) -> pd.DataF
         flagged = series.index[outliers]
         exclusion.loc[flagged] = OUTLIER_EXCLUSION
     return points.assign(exclusion=exclusion, is_detected_on=exclusion.isna())
+
+
+def history_points(points: pd.DataFrame, settings: DetectorSettings) -> pa.Table:
+    """marts.history_points: `guarded_points` with the mart's column types."""
+    guarded = guarded_points(points, settings)[HISTORY_POINTS_SCHEMA.names]
+    return pa.Table.from_pandas(guarded, schema=HISTORY_POINTS_SCHEMA, preserve_index=False)
 
 
 def _change_row(

@@ -7,9 +7,10 @@ import datetime as dt
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
-from analysis.change_point_tables import change_points, guarded_points
+from analysis.change_point_tables import change_points, guarded_points, history_points
 from analysis.change_points import DetectorSettings
 
 SETTINGS = DetectorSettings()
@@ -91,3 +92,15 @@ def test_no_change_gives_an_empty_table_with_the_columns(history: pd.DataFrame):
     table = change_points(guarded_points(flat, SETTINGS), SETTINGS)
     assert table.num_rows == 0
     assert "review_state" in table.schema.names
+
+
+def test_history_points_keep_their_types_with_nothing_excluded_or_no_points(history):
+    """A column of NULLs alone must stay text (pandas would hand DuckDB an INTEGER column, and
+    the mart's accepted_values test would then fail on a type, not a value)."""
+    steady = history.assign(value=1000.0 + np.arange(len(history)) % 3, validity_exclusion=None)
+    for points in (steady, steady.iloc[0:0]):
+        table = history_points(points, SETTINGS)
+        assert table.schema.field("exclusion").type == pa.string()
+        assert table.schema.field("validity_exclusion").type == pa.string()
+        assert table.schema.field("started_at").type == pa.timestamp("us", tz="UTC")
+        assert table.column("exclusion").null_count == len(points)

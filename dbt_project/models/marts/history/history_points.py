@@ -2,10 +2,10 @@
 change-point detection (a run-validity rule, or the GESD outlier guard). The logic lives in
 analysis/change_point_tables.py (docs/ANALYSES.md, "History and change points")."""
 
-from analysis.change_point_tables import guarded_points
+from analysis.change_point_tables import history_points
 from analysis.change_points import DetectorSettings
 
 
 def model(dbt, session):
     points = dbt.ref("int_history_points").df()
-    return guarded_points(points, DetectorSettings())
+    return history_points(points, DetectorSettings())
