@@ -13,8 +13,10 @@ A series is one configuration's values of one measure, ordered by run start (doc
    guard kept. Each change gets the means of the segments either side (up to the neighbouring
    change points, as Otava's own statistics) with Student-t 95 % intervals, and `change_pct`.
 
-Example (`python -c`): 20 runs at 100, one outlier at 70, then 20 runs at 92:
-`detect_changes` on the guarded values finds one change at the first 92 run, -8 %.
+Example: 20 runs cycling 100, 101, 99, one run at 70, then 20 runs cycling 92, 93, 91. Plain
+`detect_changes` cuts the outlier out as a segment of its own (changes at runs 20 and 21, -30 %
+and +31.5 %); `guard_outliers` takes out run 20 (and, in a series this regular, its neighbour
+19), and `guarded_series_changes` then gives one change, at run 21, -7.95 %.
 """
 
 from __future__ import annotations
