@@ -34,6 +34,9 @@ st.caption(f"{page.title} · warehouse `{where}`")
 status = db.serving_status()
 st.session_state["serving_status"] = status
 ui.forget_old_snapshot(status)
+if page.title == navigation.ADD_RESULTS:
+    page.run()  # it needs no served version (it makes one) and no filters
+    st.stop()
 try:
     tables = queries.marts_columns(where)
 except db.WarehouseUnavailable as exc:
