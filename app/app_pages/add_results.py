@@ -93,9 +93,9 @@ def show_job(job: UploadJob) -> None:
         st.progress(job.progress, text=text + (f" · {job.live[-1][:120]}" if job.live else ""))
         return
     kind, text = ENDINGS[job.state]
+    if job.state is State.LABELS_REFUSED:  # the loader's words: the label and what it allows
+        text += "\n\n" + (job.output("load") or "")
     getattr(st, kind)(text)
-    if job.state is State.LABELS_REFUSED:
-        st.code(job.output("load") or "", language=None, wrap_lines=True)
 
 
 @st.fragment(run_every=POLL_S)
