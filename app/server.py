@@ -455,7 +455,9 @@ def warehouse_from_arguments(argv: list[str]) -> None:
     """`streamlit run app/server.py -- --warehouse W [--data-path P]`: the same choice as
     PERF_WAREHOUSE and PERF_LAKE_DATA_PATH (`python -m ingest --warehouse`), made here once,
     in the environment, where the pages and the upload job's commands read it."""
-    parser = argparse.ArgumentParser(prog="streamlit run app/server.py --", add_help=False)
+    parser = argparse.ArgumentParser(
+        prog="streamlit run app/server.py --", add_help=False, allow_abbrev=False
+    )
     parser.add_argument("--warehouse")
     parser.add_argument("--data-path", dest="data_path")
     args, _ = parser.parse_known_args(argv)

@@ -13,18 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from harness.chromium import CHROMIUM, Chromium
-from harness.process import stop
-from tests.app.conftest import REPO, free_port
+from tests.app.conftest import serve
 from tests.app.fio_runs import make_fio_json
 
 pytestmark = [
@@ -44,42 +39,21 @@ CHART_NUMBERS_JS = """JSON.stringify([...document.querySelectorAll('.js-plotly-p
 
 
 @pytest.fixture()
-def new_user_app(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The dashboard on a warehouse that does not exist yet, chosen with `--warehouse`."""
+def new_user_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Path]]:
+    """The dashboard on a warehouse that does not exist yet, chosen with `--warehouse`
+    (PERF_DUCKDB_PATH names another file)."""
     main = tmp_path / "mine" / "warehouse.duckdb"
-    port = free_port()
+    monkeypatch.delenv("PERF_WAREHOUSE", raising=False)
+    monkeypatch.delenv("PERF_UPLOAD_DIR", raising=False)
     env = {
-        **{k: v for k, v in os.environ.items() if k not in ("PERF_WAREHOUSE", "PERF_UPLOAD_DIR")},
-        "PERF_DUCKDB_PATH": str(tmp_path / "not-this-one.duckdb"),
         "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
         "DBT_TARGET_PATH": str(tmp_path / "target"),  # another build may use dbt_project/target
         "DBT_LOG_PATH": str(tmp_path / "logs"),
     }
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app/server.py",
-        "--server.headless", "true", "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-        "--", "--warehouse", str(main),
-    ]  # fmt: skip
     log = tmp_path / "streamlit.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
-                    if resp.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not come up:\n{log.read_text()[-3000:]}")
-            time.sleep(0.3)
+    other = tmp_path / "not-this-one.duckdb"
+    with serve(other, log, env=env, script_args=("--warehouse", str(main))) as url:
         yield url, main
-    finally:
-        stop(proc, 15)
 
 
 def type_into(browser: Chromium, selector: str, text: str) -> None:
