@@ -45,6 +45,8 @@ _LOADED = re.compile(r"^Summary: (\d+) loaded", re.MULTILINE)
 # What the page shows is the commands' text as a log would hold it: no colour codes, and
 # Rich's lines (the publish step's table) as wide as the page's code block.
 PLAIN_OUTPUT = {"NO_COLOR": "1", "TERM": "dumb", "DBT_USE_COLORS": "false", "COLUMNS": "120"}
+# dbt's count of the nodes it runs, in each line: "  12 of 544 START sql view model ...".
+_COUNTED = re.compile(r"\b(\d+) of (\d+) (?:START|OK|PASS|ERROR|FAIL|WARN|SKIP)\b")
 # A file name from the browser, reduced to a name that is safe in one folder.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
@@ -147,10 +149,20 @@ class UploadJob:
 
     @property
     def progress(self) -> float:
-        return len(self.done) / len(self.steps)
+        """Steps done, and the running step's share where it counts its own (dbt's `N of M`)."""
+        return (len(self.done) + step_fraction(self.live)) / len(self.steps)
 
     def output(self, name: str) -> str | None:
         return next((s.output for s in self.done if s.name == name), None)
+
+
+def step_fraction(lines: list[str]) -> float:
+    """How far a running command is by its own count: dbt prints `12 of 544 START ...`."""
+    for line in reversed(lines[-20:]):
+        if counted := _COUNTED.search(line):
+            done, total = int(counted.group(1)), int(counted.group(2))
+            return min(done / total, 1.0) if total else 0.0
+    return 0.0
 
 
 _JOBS: dict[int, UploadJob] = {}

@@ -52,6 +52,17 @@ def test_filled_fields_become_label_arguments() -> None:
     assert args == ["nodes=4", "profile_order=[baseline, density]", "site=lab-2", "ftt=1"]
 
 
+def test_a_build_step_counts_its_own_progress() -> None:
+    lines = [
+        "15:54:11  Found 111 models, 5 seeds",
+        "15:54:33  38 of 544 PASS not_null_stg_esxtop__counters_source_file_id ... [PASS in 0.03s]",
+        "15:54:38  136 of 544 START sql view model intermediate.int_result_outputs ... [RUN]",
+    ]
+    assert upload_job.step_fraction(lines) == 136 / 544
+    assert upload_job.step_fraction(lines[:1]) == 0.0
+    assert upload_job.step_fraction(["Summary: 1 loaded, 0 already loaded"]) == 0.0
+
+
 def test_uploads_off_and_the_uploads_folder(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
