@@ -46,9 +46,9 @@ def published_figures(where: str, filters: Filters) -> pl.DataFrame:
 def testbeds_with_data(where: str) -> list[str]:
     """The testbeds the warehouse holds data of (marts.dim_testbeds: results, host captures or
     capacity snapshots), whatever the sidebar says: which documents are about this warehouse."""
-    if "testbed" not in marts_columns(where).get("dim_testbeds", []):
+    if "is_unknown" not in marts_columns(where).get("dim_testbeds", []):
         return []
-    rows = db.read(where, "select distinct testbed from marts.dim_testbeds order by 1")
+    rows = db.read(where, "select distinct testbed from marts.dim_testbeds where not is_unknown order by 1")
     return rows["testbed"].to_list()
 
 
