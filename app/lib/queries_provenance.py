@@ -48,7 +48,8 @@ def testbeds_with_data(where: str) -> list[str]:
     capacity snapshots), whatever the sidebar says: which documents are about this warehouse."""
     if "is_unknown" not in marts_columns(where).get("dim_testbeds", []):
         return []
-    rows = db.read(where, "select distinct testbed from marts.dim_testbeds where not is_unknown order by 1")
+    sql = "select distinct testbed from marts.dim_testbeds where not is_unknown order by 1"
+    rows = db.read(where, sql)
     return rows["testbed"].to_list()
 
 

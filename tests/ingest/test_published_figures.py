@@ -144,7 +144,8 @@ def test_an_id_another_loaded_file_holds_is_refused_with_that_file(db, tmp_path,
         f"row 3, column figure_id: figure id '{taken}' is already loaded from {first} "
         "(document my_lab_acceptance_2026)"
     ) in out, out
-    assert stored(db, "select count(*), count(distinct _source_file_id) from raw.published_figures") == [(3, 1)]  # fmt: skip
+    counted = "select count(*), count(distinct _source_file_id) from raw.published_figures"
+    assert stored(db, counted) == [(3, 1)]
 
 
 def test_two_files_with_one_id_in_one_load_store_the_first_only(db, tmp_path, capsys) -> None:
