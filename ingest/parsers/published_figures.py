@@ -7,7 +7,7 @@ Usage
 
 Example
 -------
-From the golden case `published_figures/valid__one_figure.csv` (the first row of
+From the golden case `published_figures/results__one_figure.csv` (the first row of
 `docs/examples/own_figures.csv`; a row shows some of its fields; a long line folds after a
 comma with a trailing backslash, as in Python):
 

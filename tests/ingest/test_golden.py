@@ -79,7 +79,8 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
     ),
     "published_figures": (
-        (FIXTURES / "published_figures" / "valid", "tests/fixtures/published_figures/valid"),
+        # `results`, not `valid`: the app tests' reference warehouse loads every `*/valid`.
+        (FIXTURES / "published_figures" / "results", "tests/fixtures/published_figures/results"),
         (FIXTURES / "published_figures" / "invalid", "tests/fixtures/published_figures/invalid"),
     ),
 }
