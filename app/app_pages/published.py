@@ -45,7 +45,7 @@ statuses = url.select(
     "status", "Status", view.statuses(rows), widget=right.multiselect, placeholder="All",
     format_func=view.status_label,
 )  # fmt: skip
-url.publish({"study": studies, "status": statuses})
+url.publish({"study": studies, "status": statuses}, only=("study", "status"))
 rows = view.chosen(rows, studies, statuses)
 
 cols = st.columns(len(view.STATUS_ORDER))

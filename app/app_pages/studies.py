@@ -152,7 +152,7 @@ everything = url.toggle(
 )
 offered = view.studies_offered(queries_provenance.testbeds_with_data(where), everything)
 study = url.select("study", "Study", offered, format_func=view.STUDY_NAMES.get)
-url.publish({"study": study})
+url.publish({"study": study}, only=("study",))
 if study is None:
     st.info(
         "No study is about a testbed this warehouse holds data of: switch on "
