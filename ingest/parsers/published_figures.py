@@ -128,18 +128,24 @@ TABLES = {TABLE: _schema()}
 
 
 def detect(head: bytes, name: str) -> bool:
-    first = head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
-    header = {field.strip() for field in next(csv.reader([first]), [])}
+    first = head.split(b"\n", 1)[0].split(b"\r", 1)[0].decode("utf-8", errors="replace")
+    try:
+        header = {field.strip() for field in next(csv.reader([first]), [])}
+    except csv.Error:  # a NUL byte, an unclosed quote: not a figures header
+        return False
     return all(column in header for column in _SIGNATURE)
 
 
 def parse(data: bytes, source: SourceFile) -> Parsed:
     text = decode_utf8(data, source)
     reader = csv.reader(io.StringIO(text, newline=""))
-    header = [field.strip() for field in next(reader)]
-    _check_header(header, source)
-    rows = [_typed_row(source, reader.line_num, dict(zip(header, cells, strict=False)), cells)
-            for cells in _data_rows(reader)]  # fmt: skip
+    try:
+        header = [field.strip() for field in next(reader)]
+        _check_header(header, source)
+        rows = [_typed_row(source, reader.line_num, dict(zip(header, cells, strict=False)), cells)
+                for cells in _data_rows(reader)]  # fmt: skip
+    except csv.Error as exc:  # a NUL byte, a quote left open to the end of the file
+        raise ParseError(source.path, f"row {reader.line_num}", f"not CSV: {exc}") from None
     if not rows:
         raise ParseError(source.path, "row 2", "a header and no figures")
     _check_unique_ids(rows, source)
