@@ -19,13 +19,9 @@ def load(env: dict[str, str], path: Path) -> tuple[int, str]:
 
 
 def figures(target) -> list[tuple]:
-    con = ducklake.connect(target, read_only=True)
-    try:
-        return con.execute(
-            "select figure_id, value from raw.published_figures order by row_number"
-        ).fetchall()
-    finally:
-        con.close()
+    with ducklake.connect(target, read_only=True) as con:
+        sql = "select figure_id, value from raw.published_figures order by row_number"
+        return con.execute(sql).fetchall()
 
 
 def test_figures_in_a_lake_refuse_a_taken_id_and_replace_when_changed(lake_target, tmp_path):
