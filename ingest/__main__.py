@@ -88,7 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
-    load_cmd = commands.add_parser("load", help="load tool outputs (files, folders, archives)")
+    load_cmd = commands.add_parser(
+        "load",
+        help="load tool outputs (files, folders, archives) and own reference figures (a CSV "
+        "with the columns of dbt_project/seeds/published_results.csv)",
+    )
     load_cmd.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     load_cmd.add_argument(
         "--label",

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -40,7 +40,7 @@ import pyarrow as pa
 from ingest import tables
 from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
-from ingest.records import Parsed
+from ingest.records import Parsed, ParseError
 from ingest.redaction import redact_table
 from ingest.walk import ARCHIVE_SEP
 from warehouse import Warehouse, WarehouseLost, kill_point
@@ -85,6 +85,10 @@ class _StagedFile:
     source_row: dict[str, Any]
     tables: dict[str, pa.Table]
     outcome: Outcome
+    # The parser's optional `check_stored(con, source_file_id, path)`: run in the write's
+    # transaction once the file's rows are in, it refuses the file (ParseError) for what only
+    # the warehouse can tell (a key another stored file holds).
+    check_stored: Callable[..., None] | None = None
 
     def as_earlier_load(self) -> EarlierLoad:
         row = self.source_row
@@ -219,7 +223,8 @@ class RawWriter:
         self._prefetched = None  # the file's identity now has rows staged, then stored
         arrays = arrow_tables(parsed, module)
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
-        self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome))
+        check = getattr(module, "check_stored", None)
+        self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome, check))
         self._staged_rows += sum(t.num_rows for t in arrays.values())
         self._staged_bytes += sum(t.nbytes for t in arrays.values())
         if (
@@ -287,6 +292,9 @@ class RawWriter:
             self._insert(f"raw.{name}", batch)
         files = pa.Table.from_pylist([{"source_file_id": f.new_id, **f.source_row} for f in staged])
         self._insert("raw.source_files", files)
+        for f in staged:
+            if f.check_stored is not None:
+                f.check_stored(self.con, f.new_id, f.source_row["path"])
         self._label(staged)
         kill_point("before_commit")
 
@@ -370,5 +378,8 @@ _QUOTED_SQL = re.compile(r'(Failed to execute query )".*?"(: ERROR)', re.DOTALL)
 
 
 def _mark_unstored(staged: _StagedFile, exc: Exception) -> None:
+    if isinstance(exc, ParseError):  # refused by the parser's check_stored
+        staged.outcome.reject(exc.location, exc.reason)
+        return
     reason = _QUOTED_SQL.sub(r"\1(statement left out)\2", str(exc))
     staged.outcome.reject("warehouse", f"parsed, but could not be stored: {reason}")
