@@ -155,9 +155,23 @@ def relative_paths(paths: list[str]) -> tuple[str, list[str]]:
 
 
 def with_relative_paths(df: pl.DataFrame, column: str = "source_path") -> tuple[str, pl.DataFrame]:
-    """`df` with a `path` column: `column` relative to the folder its rows share."""
+    """`df` with a `path` column: relative to the `ingest load` root each file was loaded
+    from when every row records it (`path_in_root`), else `column` relative to the folder
+    its rows share (files loaded before loads recorded their root)."""
+    if "path_in_root" in df.columns and df.height and df["path_in_root"].null_count() == 0:
+        return _recorded_folder(df, column), df.with_columns(path=pl.col("path_in_root"))
     folder, relative = relative_paths(df[column].to_list())
     return folder, df.with_columns(path=pl.Series(relative, dtype=pl.String))
+
+
+def _recorded_folder(df: pl.DataFrame, column: str) -> str:
+    """The folder the recorded relative paths start from: what each row's full path has in
+    front of its `path_in_root` (a result loaded from several roots names them all)."""
+    folders = {
+        full[: len(full) - len(relative)].rstrip("/")
+        for full, relative in df.select(column, "path_in_root").iter_rows()
+    }
+    return ", ".join(sorted(folders))
 
 
 def tools_line(files: pl.DataFrame) -> str:

@@ -430,11 +430,19 @@ def published_vs_measured(data: ReportData) -> Section:
     rows = data.get("published_vs_measured")
     if rows.is_empty() or not data.document:
         return Section("published", "", "")
+    rows = rows.with_columns(
+        # a documented inconsistency is named where the figure is: status and explanation
+        status=pl.when(pl.col("exception_kind").is_not_null())
+        .then(pl.col("status") + ": " + pl.col("exception_kind").str.replace_all("_", " "))
+        .otherwise(pl.col("status")),
+        explanation=pl.coalesce(pl.col("exception_reason"), pl.col("reason")),
+        # the marts' difference to the printed precision (not 1e-05 of float arithmetic)
+        difference=pl.col("difference").round(3),
+    )
     counts = rows.group_by("status").len().sort("status")
     intro = "Status of the document's figures: " + ", ".join(
         f"{n:,} {s}" for s, n in counts.iter_rows()
     )
-    rows = rows.with_columns(explanation=pl.coalesce(pl.col("exception_reason"), pl.col("reason")))
     table = tables.table(
         "published_vs_measured",
         f"Every figure printed in {data.document} against the value the marts computed "
@@ -453,6 +461,34 @@ def _root(paths: list[str]) -> str:
         return os.path.commonpath(paths) if paths else ""
     except ValueError:
         return ""
+
+
+def _paths_in_roots(files: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+    """`files` with `source_path` relative to the `ingest load` root each was loaded from
+    (`path_in_root`), and the sentence that says so; files loaded before loads recorded
+    their root keep their absolute path, and the sentence says that too."""
+    if "path_in_root" not in files.columns:
+        files = files.with_columns(
+            load_root=pl.lit(None, pl.String), path_in_root=pl.lit(None, pl.String)
+        )
+    roots = sorted(files["load_root"].drop_nulls().unique().to_list())
+    unrooted = files.filter(pl.col("path_in_root").is_null())["source_path"].n_unique()
+    parts = []
+    if roots:
+        parts.append(
+            "Source paths are relative to the folder given to `ingest load` they were loaded "
+            "from (" + ", ".join(f"…/{os.path.basename(r.rstrip('/')) or r}" for r in roots) + ")."
+        )
+    if unrooted:
+        parts.append(
+            f"{unrooted:,} file{'s' if unrooted != 1 else ''} loaded before loads recorded "
+            "their root show their absolute path."
+        )
+    shown = files.with_columns(
+        full_path=pl.col("source_path"),
+        source_path=pl.coalesce("path_in_root", "source_path"),
+    )
+    return shown, " ".join(parts)
 
 
 def _file_listing(files: pl.DataFrame) -> Listing:
@@ -479,7 +515,7 @@ def _file_listing(files: pl.DataFrame) -> Listing:
         groups.append((f"{result_id} · {folder or '.'}", tuple(lines)))
     columns = [
         "result_id", "file_role", "source_path", "sha256", "source_format", "parser_version",
-        "tool_version",
+        "tool_version", "load_root",
     ]  # fmt: skip
     return Listing(
         "source_files",
@@ -508,16 +544,7 @@ def provenance(data: ReportData) -> Section:
     ]  # fmt: skip
     intro = ""
     if not files.is_empty():
-        root = _root(files["source_path"].drop_nulls().unique().to_list())
-        if root and len(files["source_path"].unique()) > 1:
-            root = root.rstrip("/")
-            files = files.with_columns(
-                source_path=pl.col("source_path").str.strip_prefix(root + "/")
-            )
-            intro = (
-                f"Source paths are relative to the folder the files were loaded from "
-                f"(…/{os.path.basename(root)})."
-            )
+        files, intro = _paths_in_roots(files)
         blocks.append(_file_listing(files))
     if not origins.is_empty():
         root = _root(origins["origin_detail"].drop_nulls().unique().to_list())
