@@ -12,6 +12,7 @@ Page images of the PDF are saved under tests/report/artifacts/ for review.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import shutil
 import subprocess
@@ -86,6 +87,36 @@ def test_the_pdf_holds_the_marts_figures_and_vector_charts(micron: Path, warehou
     csvs = sorted((micron / f"{TESTBED}-report-csv").glob("*.csv"))
     assert any(p.name.startswith("figure-") for p in csvs)
     assert any(p.name.startswith("table-") for p in csvs)
+
+
+def test_the_appendix_lists_each_results_files_within_the_load_root_with_sha256(
+    micron: Path, warehouse: Path
+) -> None:
+    # GIVEN the files of the first Micron result, as the loader recorded them
+    con = duckdb.connect(str(warehouse), read_only=True)
+    try:
+        files = con.execute(
+            "select result_id, load_root, path_in_root, sha256 from marts.fct_result_source_files"
+            " where result_id = (select min(result_id) from marts.fct_workload_results"
+            " where testbed = ?) order by path_in_root",
+            [TESTBED],
+        ).fetchall()
+    finally:
+        con.close()
+    assert files and all(root for _, root, _, _ in files), "loaded without a recorded root"
+    html = (micron / f"{TESTBED}-report.html").read_text()
+    # THEN the appendix says paths are within the folder given to `ingest load`
+    assert "relative to the folder given to `ingest load`" in html
+    # ... heads the result with its folder within that root, and lists each file's sha256
+    # beside its path within the result's folder; the absolute path is not printed
+    result_id, root = files[0][:2]
+    folder = os.path.commonpath([path for _, _, path, _ in files])
+    if len(files) == 1:
+        folder = os.path.dirname(folder)
+    assert f"<h4>Result {result_id} · {folder}</h4>" in html
+    for _, _, path, sha in files:
+        assert re.search(rf"{sha}\s+{re.escape(path[len(folder) + 1 :])}\n", html), path
+        assert f"{root}/{path}" not in html
 
 
 class _Urls(HTMLParser):

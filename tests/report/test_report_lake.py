@@ -40,7 +40,7 @@ def test_a_report_from_a_lake_names_the_published_snapshot(
     run(env, "load", str(root), "--label", f"testbed={TESTBED}", "--quiet")
     run(env, "build", *BUILD_REPORT)
     run(env, "publish")
-    served = lake_target.served_snapshot()
+    served = lake_target.reader().served_snapshot()
     assert served is not None
     out = tmp_path / "report"
     cmd = [sys.executable, "-m", "ingest", "report", "--testbed", TESTBED, "--out", str(out)]
