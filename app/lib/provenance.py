@@ -118,8 +118,10 @@ def result_choices(results: pl.DataFrame) -> dict[str, str]:
 
 # Source-file columns shown, in order: `path` is relative to the folder the result's files
 # were found in (relative_paths); the full paths are in an expander.
+# `path_in_root`: the path within the folder given to `ingest load` (NULL for files loaded
+# before loads recorded it), the path the report's provenance appendix prints.
 FILE_COLUMNS = [
-    "file_role", "path", "source_format", "tool_version", "parser_version",
+    "file_role", "path", "path_in_root", "source_format", "tool_version", "parser_version",
     "hcibench_case", "size_bytes", "sha256", "loaded_at",
 ]  # fmt: skip
 # More files than this: the relative paths go into an expander too.
@@ -155,23 +157,9 @@ def relative_paths(paths: list[str]) -> tuple[str, list[str]]:
 
 
 def with_relative_paths(df: pl.DataFrame, column: str = "source_path") -> tuple[str, pl.DataFrame]:
-    """`df` with a `path` column: relative to the `ingest load` root each file was loaded
-    from when every row records it (`path_in_root`), else `column` relative to the folder
-    its rows share (files loaded before loads recorded their root)."""
-    if "path_in_root" in df.columns and df.height and df["path_in_root"].null_count() == 0:
-        return _recorded_folder(df, column), df.with_columns(path=pl.col("path_in_root"))
+    """`df` with a `path` column: `column` relative to the folder its rows share."""
     folder, relative = relative_paths(df[column].to_list())
     return folder, df.with_columns(path=pl.Series(relative, dtype=pl.String))
-
-
-def _recorded_folder(df: pl.DataFrame, column: str) -> str:
-    """The folder the recorded relative paths start from: what each row's full path has in
-    front of its `path_in_root` (a result loaded from several roots names them all)."""
-    folders = {
-        full[: len(full) - len(relative)].rstrip("/")
-        for full, relative in df.select(column, "path_in_root").iter_rows()
-    }
-    return ", ".join(sorted(folders))
 
 
 def tools_line(files: pl.DataFrame) -> str:
@@ -220,7 +208,10 @@ def show_source_files(files: pl.DataFrame | None) -> None:
     show_full_paths(folder, files["source_path"].to_list())
     ui.table(
         files.select([c for c in FILE_COLUMNS if c in files.columns]),
-        column_config={"path": st.column_config.TextColumn("Path", width="large")},
+        column_config={
+            "path": st.column_config.TextColumn("Path", width="large"),
+            "path_in_root": st.column_config.TextColumn("Path in the load folder"),
+        },
     )
 
 
