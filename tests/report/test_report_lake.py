@@ -10,6 +10,7 @@ the folder given to `ingest load`.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,4 +53,6 @@ def test_a_report_from_a_lake_names_the_published_snapshot(
     cover = " ".join(_pages(out / f"{TESTBED}-report.pdf")[0].split())
     assert f"Lake snapshot {served}" in cover
     text = " ".join(" ".join(_pages(out / f"{TESTBED}-report.pdf")).split())
-    assert "run1/vm1.json" in text and str(root) not in text
+    # the appendix heads the result with its folder within the load root, then its file
+    assert re.search(r"Result [0-9a-f]{32} · run1 output [0-9a-f]{64} vm1\.json", text), text
+    assert str(root) not in text

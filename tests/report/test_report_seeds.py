@@ -17,10 +17,10 @@ import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
-import duckdb
 import pytest
 
 from app.report import tables
+from tests.app.conftest import query
 from tests.report.test_report import _pages, _report
 
 pytestmark = pytest.mark.slow
@@ -77,17 +77,14 @@ class Figure(NamedTuple):
 
 
 def _figure(db: Path, figure_id: str) -> Figure:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        row = con.execute(
-            "select published_value, measured_value, difference, status, exception_kind,"
-            " exception_reason from marts.published_vs_measured where figure_id = ?",
-            [figure_id],
-        ).fetchone()
-    finally:
-        con.close()
-    assert row is not None, f"{figure_id} is not in marts.published_vs_measured"
-    return Figure(*row)
+    rows = query(
+        db,
+        "select published_value, measured_value, difference, status, exception_kind,"
+        " exception_reason from marts.published_vs_measured where figure_id = ?",
+        [figure_id],
+    )
+    assert len(rows) == 1, f"{figure_id}: {len(rows)} rows in marts.published_vs_measured"
+    return Figure(*rows[0])
 
 
 def _flat(text: str) -> str:
