@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -118,11 +118,27 @@ def identity_keys(path: str, sha256: str, hcibench_case: str | None) -> list[str
     return sorted([f"raw-path:{path}", f"raw-content:{sha256}:{hcibench_case or ''}"])
 
 
+def placed_in_root(path: str, roots: Sequence[str]) -> tuple[str | None, str | None]:
+    """The load root `path` was found under (the innermost PATH argument holding it) and the
+    path relative to it; (None, None) when no root holds it. A file or archive given as
+    the PATH argument itself is named relative to its folder (`x.tgz!/case/vm1.json`)."""
+    for root in sorted(roots, key=len, reverse=True):
+        if path == root or path.startswith(root + ARCHIVE_SEP):
+            return root, os.path.basename(root) + path[len(root) :]
+        folder = root.rstrip("/")
+        if path.startswith(folder + "/"):
+            return root, path[len(folder) + 1 :]
+    return None, None
+
+
 class RawWriter:
     """A warehouse, opened for writing with the raw schema."""
 
-    def __init__(self, wh: Warehouse, *, lock_timeout_s: float | None = None) -> None:
+    def __init__(
+        self, wh: Warehouse, *, lock_timeout_s: float | None = None, roots: Sequence[str] = ()
+    ) -> None:
         self.warehouse = wh
+        self.roots = tuple(roots)  # the load's PATH arguments, absolute
         self.con = wh.connect_writer(timeout_s=lock_timeout_s)
         try:
             self._locks = wh.identity_locks()
@@ -224,7 +240,9 @@ class RawWriter:
         arrays = arrow_tables(parsed, module)
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
         check = getattr(module, "check_stored", None)
-        self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome, check))
+        load_root, path_in_root = placed_in_root(source_row["path"], self.roots)
+        row = {**source_row, "load_root": load_root, "path_in_root": path_in_root}
+        self._staged.append(_StagedFile(None, stored_old, row, arrays, outcome, check))
         self._staged_rows += sum(t.num_rows for t in arrays.values())
         self._staged_bytes += sum(t.nbytes for t in arrays.values())
         if (
