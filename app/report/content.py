@@ -268,21 +268,24 @@ def deltas(data: ReportData) -> Section:
         blocks.append(
             tables.table(
                 "config_deltas",
-                "One-label deltas with their 95 % intervals and significance (the CSV adds "
-                "block size, outstanding I/O and the significance note of every row).",
+                "One-label deltas with their 95 % intervals and verdicts: q-values within the "
+                "testbed's family of deltas, a 5 % minimum effect, and the spread each verdict "
+                "rests on (the CSV adds block size, outstanding I/O, p- and q-values and the "
+                "note of every row).",
                 labelled,
                 [
                     "dimension", "from_value", "to_value", "working_set", "read_pct",
                     "from_iops", "to_iops", "iops_delta_pct", "iops_delta_ci95_low",
-                    "iops_delta_ci95_high", "avg_latency_delta_pct", "is_significant",
+                    "iops_delta_ci95_high", "avg_latency_delta_pct", "verdict",
                 ],
                 csv_frame=labelled.select(
                     c for c in (
                         "dimension", "from_value", "to_value", "working_set", "read_pct",
                         "block_size_bytes", "random_pct", "outstanding_io", "from_iops",
                         "to_iops", "iops_delta_pct", "iops_delta", "iops_delta_ci95_low",
-                        "iops_delta_ci95_high", "avg_latency_delta_pct", "is_significant",
-                        "significance_note",
+                        "iops_delta_ci95_high", "avg_latency_delta_pct", "iops_delta_p_value",
+                        "iops_delta_q_value", "family_size", "is_significant",
+                        "significance_basis", "verdict", "significance_note",
                     ) if c in labelled.columns
                 ),
             )
