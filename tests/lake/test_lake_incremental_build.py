@@ -6,13 +6,19 @@ from __future__ import annotations
 import shutil
 
 from tests.conftest import SAMPLES
-from tests.lake.test_lake_build import lake_env, run
+from tests.lake.test_lake_build import finish, lake_env, start
 from tests.reliability.conftest import REJECTED_SAMPLES
 from warehouse import LakeWarehouse, build_state, ducklake
 from warehouse.build import DBT_PROJECT
 from warehouse.build_state import BuildState
 
 HELD_BACK = "fioplot__fio-3.14__randread-1-1.json"
+# A full lake build runs every node on one thread (profiles.yml): minutes on a busy host.
+BUILD_TIMEOUT_S = 1200
+
+
+def run(env: dict[str, str], *args: str) -> str:
+    return finish(start(env, *args), timeout=BUILD_TIMEOUT_S)
 
 
 def _plan(lake: LakeWarehouse) -> build_state.BuildPlan:
