@@ -1,4 +1,7 @@
-"""Serve the dashboard: `streamlit run app/server.py` (scripts/main.sh does).
+"""Serve the dashboard: `streamlit run app/server.py [-- --warehouse W]` (scripts/main.sh does).
+
+The warehouse is chosen as for `python -m ingest`: `--warehouse` (and `--data-path`) after
+`--`, else PERF_WAREHOUSE, else PERF_DUCKDB_PATH or data/warehouse.duckdb.
 
 The pages are app/streamlit_app.py's (AppTest runs that file directly). This file adds what
 happens once, when the server starts, so that the first person to open a page does not wait
@@ -33,6 +36,7 @@ dashboard server": nginx's limit_conn, client_header_timeout, proxy_read_timeout
 
 from __future__ import annotations
 
+import argparse
 import asyncio.base_events
 import asyncio.selector_events
 import contextlib
@@ -40,8 +44,10 @@ import functools
 import itertools
 import logging
 import math
+import os
 import resource
 import socket
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -445,6 +451,23 @@ async def lifespan(_app: st.App) -> AsyncIterator[None]:
         stop_browser()
 
 
+def warehouse_from_arguments(argv: list[str]) -> None:
+    """`streamlit run app/server.py -- --warehouse W [--data-path P]`: the same choice as
+    PERF_WAREHOUSE and PERF_LAKE_DATA_PATH (`python -m ingest --warehouse`), made here once,
+    in the environment, where the pages and the upload job's commands read it."""
+    parser = argparse.ArgumentParser(
+        prog="streamlit run app/server.py --", add_help=False, allow_abbrev=False
+    )
+    parser.add_argument("--warehouse")
+    parser.add_argument("--data-path", dest="data_path")
+    args, _ = parser.parse_known_args(argv)
+    if args.warehouse:
+        os.environ["PERF_WAREHOUSE"] = args.warehouse
+    if args.data_path:
+        os.environ["PERF_LAKE_DATA_PATH"] = args.data_path
+
+
+warehouse_from_arguments(sys.argv[1:])
 nodelay_on_every_tcp_connection()
 bound_connections()
 app = st.App(str(PAGES_SCRIPT), lifespan=lifespan)

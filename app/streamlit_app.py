@@ -34,15 +34,25 @@ st.caption(f"{page.title} · warehouse `{where}`")
 status = db.serving_status()
 st.session_state["serving_status"] = status
 ui.forget_old_snapshot(status)
+# Add results runs without a served version, and without a warehouse at all: it makes them.
+adding = page.title == navigation.ADD_RESULTS
 try:
     tables = queries.marts_columns(where)
 except db.WarehouseUnavailable as exc:
-    st.error(str(exc), icon=":material/error:")
+    if not adding:
+        st.error(str(exc), icon=":material/error:")
+        st.stop()
+    st.info(f"{exc}: the first upload creates it.", icon=":material/info:")
+    page.run()
     st.stop()
 
 notice = notices.serving_notice(status, has_marts=bool(tables))
 notices.show(notice)
-if notice is not None and notice.blocks_data and page.title != "Data quality":
+if (
+    notice is not None
+    and notice.blocks_data
+    and page.title not in ("Data quality", navigation.ADD_RESULTS)
+):
     st.stop()  # no snapshot yet: the main file's marts have not passed validation
 
 # The filters live in the URL (`?f_profile=baseline&f_read_pct=70&f_keep=1`), so a filtered

@@ -54,6 +54,7 @@ FULL = {
         "benchmarks.bench_load_memory"
     ],
     "report: the Micron vSAN 6.7 RA report, HTML and PDF": ["benchmarks.bench_report"],
+    "change points: 300 generated series per set": ["benchmarks.bench_change_points"],
 }
 QUICK = {
     "fio (quick)": ["benchmarks.bench_fio", "--files", "10", "--dumps", "120", "--repeat", "1"],
@@ -67,6 +68,7 @@ QUICK = {
         "1",
     ],
     "dbt build (quick)": ["benchmarks.bench_dbt", "--millions", "1", "--results", "100"],
+    "change points (quick)": ["benchmarks.bench_change_points", "--series", "30"],
 }
 
 

@@ -4,14 +4,15 @@ Also `build` (dbt build of what changed, under the writer lock), `publish` (vali
 refresh the dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
 writer under the writer lock), `query "SQL"` (read-only ad-hoc SQL), `migrate --to LAKE`
 (copy a warehouse file into a DuckLake), `report --testbed T` (a testbed's RA report, HTML
-and PDF) and `reference DIR` (same as `python -m synth reference DIR`); see `warehouse/` for
-why writers queue and the dashboard reads a snapshot.
+and PDF), `accept --spec FILE` (acceptance rules for CI) and `reference DIR` (same as
+`python -m synth reference DIR`); see `warehouse/` for why writers queue and the dashboard
+reads a snapshot.
 The console script `vsan-perf` is the same command line.
 
 This module parses and dispatches; each command lives with the package whose job it runs:
 `load` in `ingest.load_command`, `build`/`locked` in `warehouse.build`, `query` in
 `warehouse.query`, `migrate` in `warehouse.migrate`, `publish` in `expectations.gate`,
-`report` in `app.report.cli`, `reference` in `synth.cli`.
+`report` in `app.report.cli`, `accept` in `ingest.accept`, `reference` in `synth.cli`.
 
 `--warehouse` (or PERF_WAREHOUSE) picks the warehouse: a DuckDB file (the default,
 data/warehouse.duckdb) or `ducklake:postgres:<libpq conninfo>` (team mode) with `--data-path`
@@ -36,7 +37,7 @@ from rich.markup import escape
 import warehouse
 from app.report import cli as report_cli
 from expectations import gate
-from ingest import check_command, load_command
+from ingest import accept, check_command, load_command
 from synth import cli as synth_cli
 from warehouse import build, migrate, query
 from warehouse import console as sql_console
@@ -69,6 +70,7 @@ ON_WAREHOUSE: dict[str, _OnWarehouse] = {
     "query": query.run,
     "check": check_command.run,
     "report": report_cli.run,
+    "accept": accept.run,
 }
 STANDALONE: dict[str, _Standalone] = {
     "reference": synth_cli.reference,
@@ -145,6 +147,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     report_cli.add_arguments(rep)
     _warehouse_options(rep)
+    acc = commands.add_parser(
+        "accept",
+        help="check an acceptance spec (YAML rules) against the published version: "
+        "exit 0 every rule passes, 1 any fails, 2 spec error",
+        description=accept.__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    accept.add_arguments(acc)
+    _warehouse_options(acc)
     check.add_argument(
         "--repair",
         action="store_true",

@@ -29,12 +29,18 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv with $($PYTHON --version)"
     "$PYTHON" -m venv .venv
 fi
+# Apache Otava's E-Divisive means (analysis/change_points.py), installed alone: apache-otava
+# 0.8 pins numpy 2.2 and scipy < 1.17 (requirements.txt has newer) and pulls in its CLI's
+# clients (BigQuery, Slack, PostgreSQL, ...), while the algorithm it is here for needs only
+# numpy and scipy. tests/analysis/test_change_points.py imports it and checks its answer.
+OTAVA=apache-otava==0.8.0
 stamp=.venv/.requirements.sha256
-want=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+want=$( (cat requirements.txt pyproject.toml; echo "$OTAVA") | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing requirements.txt"
     .venv/bin/pip install -q --disable-pip-version-check --upgrade pip
     .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+    .venv/bin/pip install -q --disable-pip-version-check --no-deps "$OTAVA"
     # The project itself, editable: `ingest`, `app`, `expectations`, `synth`, `warehouse`
     # import from anywhere (streamlit, dbt hooks, subprocesses) without sys.path patches.
     .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .

@@ -7,6 +7,8 @@
   and `--replay-fio` reuses the committed fio outputs instead of running fio (real fio numbers
   differ on every run; everything else must then come out byte for byte).
 - `esxtop PATH`: a wide esxtop capture scaled from a real one, for benchmarks (never commit it).
+- `history FIO_JSON DIR`: a run history of one configuration from one real fio JSON report,
+  re-dated over weeks, with a step after an "upgrade" and one outlier run (synth/history.py).
 """
 
 from __future__ import annotations
@@ -68,6 +70,24 @@ def _esxtop(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history(args: argparse.Namespace) -> int:
+    from synth.history import HistorySpec, write_fio_history
+
+    spec = HistorySpec(
+        runs=args.runs,
+        change_at=args.change_at,
+        step_factor=1.0 + args.step_pct / 100.0,
+        outlier_at=None if args.outlier_at < 0 else args.outlier_at,
+        seed=args.seed,
+    )
+    runs = write_fio_history(args.fio_json, args.dir, spec)
+    print(
+        f"wrote {len(runs)} runs into {args.dir}: {args.step_pct:+g} % from run {spec.change_at}"
+        f" (after-upgrade/), outlier run {spec.outlier_at}"
+    )
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     from synth.esxtop_wide import DIALECTS, QUIRKS
 
@@ -93,6 +113,15 @@ def _parser() -> argparse.ArgumentParser:
     esxtop.add_argument("--quirk", action="append", default=[], choices=sorted(QUIRKS))
     esxtop.add_argument("--seed", type=int, default=0)
     esxtop.set_defaults(run=_esxtop)
+    history = commands.add_parser("history", help="write a fio run history with a step change")
+    history.add_argument("fio_json", type=Path, help="a real fio JSON report to copy")
+    history.add_argument("dir", type=Path, help="folder to write (keep it out of git)")
+    history.add_argument("--runs", type=int, default=24)
+    history.add_argument("--change-at", type=int, default=14, help="first run after the upgrade")
+    history.add_argument("--step-pct", type=float, default=-8.0, help="IOPS change, percent")
+    history.add_argument("--outlier-at", type=int, default=6, help="-1: no outlier run")
+    history.add_argument("--seed", type=int, default=31)
+    history.set_defaults(run=_history)
     return parser
 
 

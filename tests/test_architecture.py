@@ -15,7 +15,16 @@ import pytest
 
 from tests.conftest import REPO
 
-PRODUCT = ("app", "benchmarks", "expectations", "harness", "ingest", "synth", "warehouse")
+PRODUCT = (
+    "analysis",
+    "app",
+    "benchmarks",
+    "expectations",
+    "harness",
+    "ingest",
+    "synth",
+    "warehouse",
+)
 # The kinds of warehouse and their mechanics: only warehouse/ itself may name them.
 KIND_MODULES = ("warehouse.file", "warehouse.lake", "warehouse.ducklake", "warehouse.filelock")
 KIND_NAMES = ("FileWarehouse", "LakeWarehouse", "LakeAddress", "is_lake", "is_lake_name")

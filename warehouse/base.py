@@ -341,6 +341,12 @@ class Warehouse(ABC):
     def dbt_args(self) -> list[str]:
         """Extra `dbt` arguments (the profile's target for this kind of warehouse)."""
 
+    @abstractmethod
+    def folder(self) -> Path | None:
+        """The local folder the warehouse keeps its files in (the dashboard keeps uploaded
+        results under it, so their provenance paths resolve for every reader), or None where
+        it has none (a lake whose data files are in an object store)."""
+
     # --- the gate ------------------------------------------------------------------------------
 
     @abstractmethod

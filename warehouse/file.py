@@ -501,6 +501,9 @@ class FileWarehouse(Warehouse):
     def dbt_args(self) -> list[str]:
         return []  # the profile's default target reads PERF_DUCKDB_PATH
 
+    def folder(self) -> Path | None:
+        return self.main.parent
+
     # --- the gate
 
     @contextmanager

@@ -49,6 +49,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import duckdb
@@ -460,6 +461,10 @@ class LakeWarehouse(LakeAddress, Warehouse):
 
     def dbt_args(self) -> list[str]:
         return ["--target", "lake"]
+
+    def folder(self) -> Path | None:
+        # the lake's shared data folder (README: the same folder on every machine)
+        return None if "://" in self.data_path else Path(self.data_path)
 
     # --- the gate
 

@@ -23,6 +23,10 @@ class PageSpec:
     icon: str
 
 
+# The page that adds results: it runs without a served version (a new user's first upload).
+ADD_RESULTS = "Add results"
+
+
 PAGES = (
     PageSpec("app_pages/ra_comparison.py", "RA comparison", ":material/bar_chart:"),
     PageSpec("app_pages/profile_deltas.py", "Profiles & configs", ":material/tune:"),
@@ -35,5 +39,6 @@ PAGES = (
     PageSpec("app_pages/published.py", "Published vs measured", ":material/menu_book:"),
     PageSpec("app_pages/sql_console.py", "SQL console", ":material/terminal:"),
     PageSpec("app_pages/data_quality.py", "Data quality", ":material/fact_check:"),
+    PageSpec("app_pages/add_results.py", ADD_RESULTS, ":material/upload_file:"),
 )
 PAGE_FILES = tuple(page.path for page in PAGES)

@@ -149,7 +149,9 @@
         (Welch 1947; the t quantile of the floor is the larger one, so the
         interval is never narrower). NULL without a standard error on
         either side, or when both are 0 (identical repeats say nothing of
-        the spread). Reads from_/to_<metric>, _se and _df. -#}
+        the spread). Reads from_/to_<metric>, _se and _df; writes <name>,
+        its _ci95_low and _ci95_high, and the difference's _se and _df (for
+        its p-value: config_delta_tests). -#}
     {%- set se = 'sqrt(power(from_' ~ metric ~ '_se, 2) + power(to_'
         ~ metric ~ '_se, 2))' -%}
     {%- set df -%}
@@ -166,7 +168,9 @@
     to_{{ metric }} - from_{{ metric }}
     - {{ student_t_975(df) }} * {{ se }} as {{ name }}_ci95_low,
     to_{{ metric }} - from_{{ metric }}
-    + {{ student_t_975(df) }} * {{ se }} as {{ name }}_ci95_high
+    + {{ student_t_975(df) }} * {{ se }} as {{ name }}_ci95_high,
+    {{ se }} as {{ name }}_se,
+    {{ df }} as {{ name }}_df
 {%- endmacro %}
 
 {% macro headline_dimension_value(relation, side) -%}

@@ -179,14 +179,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(warehouse: Path, log: Path) -> Iterator[str]:
-    """`streamlit run` on `warehouse`; yields its base URL once /_stcore/health is ok."""
+def serve(
+    warehouse: Path, log: Path, *, env: dict[str, str] | None = None, script_args: tuple = ()
+) -> Iterator[str]:
+    """`streamlit run` on `warehouse` (PERF_DUCKDB_PATH; `env` adds to the environment,
+    `script_args` go to app/server.py after `--`); yields its base URL once /_stcore/health is
+    ok."""
     port = free_port()
-    env = {**os.environ, "PERF_DUCKDB_PATH": str(warehouse)}
+    env = {**os.environ, "PERF_DUCKDB_PATH": str(warehouse), **(env or {})}
     cmd = [
         sys.executable, "-m", "streamlit", "run", "app/server.py",
         "--server.headless", "true", "--server.port", str(port),
         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+        *(("--", *script_args) if script_args else ()),
     ]  # fmt: skip
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)

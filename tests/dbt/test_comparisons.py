@@ -113,7 +113,7 @@ def _deltas(db: Path) -> dict[tuple[str, str], dict]:
         "from_result_id", "to_result_id", "dimension", "from_value", "to_value",
         "differences", "held_equal_labels", "iops_delta_pct", "from_iops", "to_iops",
         "is_significant", "significance_note", "iops_delta_ci95_low", "from_vm_count",
-        "to_vm_count", "outstanding_io", "to_outstanding_io",
+        "to_vm_count", "outstanding_io", "to_outstanding_io", "verdict", "iops_delta_q_value",
     ]  # fmt: skip
     rows = _query(db, f"select {', '.join(columns)} from marts.config_deltas")
     deltas = {}
@@ -202,3 +202,5 @@ def test_a_delta_without_spread_on_either_side_is_not_called_significant(warehou
     assert delta["is_significant"] is None
     assert delta["iops_delta_ci95_low"] is None
     assert delta["significance_note"].startswith("no spread information")
+    assert delta["verdict"] == "no spread information"
+    assert delta["iops_delta_q_value"] is None

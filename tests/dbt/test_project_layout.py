@@ -23,7 +23,7 @@ MARTS = MODELS / "marts"
 # The layers in build order: a model reads models of its own layer or an earlier one (seeds are
 # read by any layer).
 LAYERS = ("staging", "intermediate", "marts", "checks")
-MART_FOLDERS = {"core", "run_detail", "comparisons", "data_quality", "dashboard"}
+MART_FOLDERS = {"core", "run_detail", "comparisons", "history", "data_quality", "dashboard"}
 MAX_YML_LINES = 300
 
 _REF = re.compile(r"\bref\(\s*['\"]([a-z0-9_]+)['\"]\s*\)")
@@ -46,7 +46,9 @@ def _layer(path: Path) -> str:
 
 
 def _models() -> dict[str, Path]:
-    return {path.stem: path for path in MODELS.rglob("*.sql")}
+    """Every model by name: SQL models and dbt Python models (`dbt.ref("x")` reads like
+    `ref('x')`)."""
+    return {path.stem: path for pattern in ("*.sql", "*.py") for path in MODELS.rglob(pattern)}
 
 
 def _macro_refs() -> dict[str, set[str]]:

@@ -18,7 +18,7 @@ from ingest.parsers import fio
 from ingest.records import RunState
 from ingest.registry import detect_format
 from ingest.sources import source_for
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, SAMPLES
 from tests.ingest.conftest import cases, parse_bytes, parse_file, rejection
 
 FAILED = FIXTURES / "fio" / "failed_jobs"
@@ -230,3 +230,17 @@ def test_client_output_of_a_failed_run_is_read_as_fio():
     data = (FAILED / "fio-3.33__client_normal_denied_only.txt").read_bytes()
     assert detect_format(data, "out.txt") == "fio"
     assert parse_bytes(fio, data, "/drop/out.txt").tables["fio_runs"][0].is_client_mode
+
+
+def test_document_line_spans_counted_once_match_counting_from_the_start() -> None:
+    # the status-interval sample: many documents with text around them
+    from ingest.parsers.fio.json_documents import split_documents
+    from ingest.parsers.fio.json_output import _document_lines
+    from tests.ingest.conftest import source_for
+
+    path = SAMPLES / "fio" / "generated-locally" / "fio-3.33__json-status-interval-1s.json"
+    text = path.read_text()
+    documents, _ = split_documents(text, source_for(str(path), text.encode()))
+    naive = [(text.count("\n", 0, d.start) + 1, text.count("\n", 0, d.end) + 1) for d in documents]
+    assert len(documents) > 1
+    assert _document_lines(text, documents) == naive

@@ -126,7 +126,7 @@ def delta_columns(deltas: pl.DataFrame) -> list[str]:
     wanted = [c for c in DELTA_KEYS if c in deltas.columns]
     return wanted + [
         c for c in deltas.columns
-        if c not in wanted and ("delta" in c or "ci95" in c or "signific" in c)
+        if c not in wanted and ("delta" in c or "ci95" in c or "signific" in c or c == "verdict")
         and not c.endswith("_id")
     ]  # fmt: skip
 

@@ -214,11 +214,24 @@ def _add_jobs(stream: _Stream, parsed: Parsed) -> None:
 
 def _text_errors(stream: _Stream) -> list[FioError]:
     """fio's error lines in the text around the JSON documents (stderr kept with stdout)."""
-    inside = [
-        (stream.text.count("\n", 0, d.start) + 1, stream.text.count("\n", 0, d.end) + 1)
-        for d in stream.documents
-    ]
-    return [e for e in error_lines(stream.text) if not any(a <= e.line <= b for a, b in inside)]
+    errors = error_lines(stream.text)
+    if not errors:
+        return []
+    inside = _document_lines(stream.text, stream.documents)
+    return [e for e in errors if not any(a <= e.line <= b for a, b in inside)]
+
+
+def _document_lines(text: str, documents: list[Document]) -> list[tuple[int, int]]:
+    """The first and last line of each document, counting newlines once through the text (a
+    count from the start for every document was quadratic: 3.8 s for one 720-dump file)."""
+    spans, line, pos = [], 1, 0
+    for document in documents:
+        line += text.count("\n", pos, document.start)
+        first = line
+        line += text.count("\n", document.start, document.end)
+        spans.append((first, line))
+        pos = document.end
+    return spans
 
 
 def _started_at(entry: dict[str, Any], ended_at: dt.datetime | None) -> dt.datetime | None:

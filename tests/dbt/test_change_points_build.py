@@ -1,0 +1,112 @@
+"""marts.change_points and marts.history_points on a run history in a real format, built by
+`python -m ingest build` (a plain `dbt build`: the marts are dbt Python models).
+
+The history is synth.history's: one real fio 3.33 JSON report (`generated-locally`) copied 24
+times, re-dated two runs a day every three days, its IOPS and bandwidth scaled by seeded 3 %
+noise, by 0.92 from run 14 on (the "upgrade", in a folder whose run.yaml adds a `note`), and
+by 0.7 for run 6 (the outlier). What is expected comes from the factors synth wrote, not from
+the code under test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+
+from ingest.__main__ import main as ingest_main
+from synth.history import HistoryRun, HistorySpec, write_fio_history
+from tests.conftest import SAMPLES
+
+pytestmark = pytest.mark.slow
+
+FIO_OUTPUT = SAMPLES / "fio" / "generated-locally" / "fio-3.33__jsonplus-latpct-group.json"
+SPEC = HistorySpec()
+
+
+class History:
+    def __init__(self, db: Path, runs: list[HistoryRun]):
+        self.db = db
+        self.runs = runs
+
+    def query(self, sql: str, params: list | None = None) -> list[tuple]:
+        with duckdb.connect(str(self.db), read_only=True) as con:
+            return con.execute(sql, params or []).fetchall()
+
+    def result_of_run(self) -> dict[str, int]:
+        """result_id -> the history's run index, through the file each result was loaded from."""
+        rows = self.query(
+            "select r.result_id, s.source_name from marts.fct_workload_results r"
+            " join staging.stg_ingest__source_files s"
+            " on s.source_file_id = r.label_source_file_id"
+        )
+        index = {run.path.name: run.index for run in self.runs}
+        return {result_id: index[name] for result_id, name in rows}
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> History:
+    work = tmp_path_factory.mktemp("history")
+    runs = write_fio_history(FIO_OUTPUT, work / "runs", SPEC)
+    db = work / "warehouse.duckdb"
+    assert ingest_main(["load", str(work / "runs"), "--db", str(db), "--quiet"]) == 0
+    # the marts and what they read, with the tests of those models alone
+    build = ["build", "--db", str(db), "--select", "+change_points", "fct_workload_results"]
+    build += ["--indirect-selection", "cautious"]
+    build += ["--target-path", str(work / "target"), "--log-path", str(work / "logs")]
+    assert ingest_main(build) == 0
+    return History(db, runs)
+
+
+def test_the_history_is_one_series_in_run_order(history: History):
+    runs = history.result_of_run()
+    assert sorted(runs.values()) == list(range(SPEC.runs))
+    rows = history.query(
+        "select series_key, result_id, series_position from marts.history_points"
+        " where measure = 'iops'"
+    )
+    assert len({key for key, _, _ in rows}) == 1
+    assert {runs[result_id]: position for _, result_id, position in rows} == {
+        i: i for i in range(SPEC.runs)
+    }
+
+
+def test_the_outlier_run_is_guarded_and_said_so(history: History):
+    runs = history.result_of_run()
+    excluded = {
+        runs[result_id]: exclusion
+        for result_id, exclusion in history.query(
+            "select result_id, exclusion from marts.history_points"
+            " where measure = 'iops' and exclusion is not null"
+        )
+    }
+    assert excluded == {SPEC.outlier_at: "outlier_gesd"}
+
+
+def test_the_iops_change_is_at_the_first_run_after_the_upgrade(history: History):
+    runs = history.result_of_run()
+    rows = history.query(
+        "select measure, result_id, previous_result_id, change_pct, runs_before, runs_after,"
+        " is_regression, review_state, detector, started_at from marts.change_points"
+    )
+    by_measure = {row[0]: row[1:] for row in rows}
+    # IOPS and MB/s scale together; the latencies were left as they were
+    assert sorted(by_measure) == ["iops", "throughput_mb_s"]
+    result_id, previous, change_pct, before, after, worse, review, detector, started = by_measure[
+        "iops"
+    ]
+    assert runs[result_id] == SPEC.change_at
+    assert runs[previous] == SPEC.change_at - 1
+    factors = np.array([run.factor for run in history.runs])
+    kept_before = [i for i in range(SPEC.change_at) if i != SPEC.outlier_at]
+    expected = (factors[SPEC.change_at :].mean() / factors[kept_before].mean() - 1) * 100
+    assert change_pct == pytest.approx(expected, rel=1e-4)
+    assert (before, after) == (len(kept_before), SPEC.runs - SPEC.change_at)
+    assert worse is True
+    assert review == "open"
+    assert detector == "otava.e_divisive_means"
+    # fio's report is written at the end: the run started its runtime earlier
+    ended = history.runs[SPEC.change_at].ended_at
+    assert started < ended
+    assert (ended - started).total_seconds() < 10

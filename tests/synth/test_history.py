@@ -1,0 +1,46 @@
+"""synth.history: a fio run history from one real report (../shared/samples), read back as
+JSON: every copy distinct, re-dated two runs a day, its IOPS scaled by the run's factor and
+its latencies left alone, the upgrade in its own labelled folder."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+import yaml
+
+from synth.cli import main as synth_main
+from synth.history import HistorySpec, write_fio_history
+from tests.conftest import SAMPLES
+
+FIO_OUTPUT = SAMPLES / "fio" / "generated-locally" / "fio-3.33__jsonplus-latpct-group.json"
+
+
+def test_history_copies_are_redated_and_scaled(tmp_path):
+    spec = HistorySpec(runs=6, change_at=4, outlier_at=1)
+    runs = write_fio_history(FIO_OUTPUT, tmp_path, spec)
+    original = json.loads(FIO_OUTPUT.read_text())
+    docs = [json.loads(run.path.read_text()) for run in runs]
+    assert len({run.path.read_bytes() for run in runs}) == 6
+    assert [run.ended_at.hour for run in runs] == [9, 15] * 3
+    assert runs[2].ended_at - runs[0].ended_at == dt.timedelta(days=spec.days_apart)
+    for run, doc in zip(runs, docs, strict=True):
+        assert doc["timestamp"] == int(run.ended_at.timestamp())
+        assert doc["timestamp_ms"] == doc["timestamp"] * 1000
+        for direction in ("read", "write"):
+            stats, before = doc["jobs"][0][direction], original["jobs"][0][direction]
+            assert stats["iops"] == pytest.approx(before["iops"] * run.factor)
+            assert stats["total_ios"] == round(before["total_ios"] * run.factor)
+            assert stats["lat_ns"] == before["lat_ns"]
+    assert [run.is_after_change for run in runs] == [False] * 4 + [True] * 2
+    assert runs[1].is_outlier and runs[1].factor < 0.8
+    after = yaml.safe_load((tmp_path / "after-upgrade" / "run.yaml").read_text())
+    before = yaml.safe_load((tmp_path / "before-upgrade" / "run.yaml").read_text())
+    assert after == {**before, "note": spec.upgrade_note}
+
+
+def test_history_command_writes_the_runs(tmp_path, capsys):
+    assert synth_main(["history", str(FIO_OUTPUT), str(tmp_path), "--runs", "8"]) == 0
+    assert len(list(tmp_path.rglob("run*.json"))) == 8
+    assert "wrote 8 runs" in capsys.readouterr().out
