@@ -2,7 +2,8 @@
 
 A build records, in the warehouse itself (`build_meta.last_build`, so both modes and every
 machine of a team see the same record), the hash of the dbt code it ran (models, macros,
-seeds, tests, dbt_project.yml, profiles.yml, the dbt and dbt-duckdb versions, the target)
+seeds, tests, dbt_project.yml, profiles.yml, the repository packages its Python models
+import, the dbt and dbt-duckdb versions, the target)
 and one fingerprint per raw source table: its row count and the sum of the hashes of its
 rows' source-file ids (a loaded file's rows are written and deleted whole, so a load, a
 reload of changed content or a prune changes it; `raw.source_files` has no such id and is
@@ -40,6 +41,7 @@ CODE_FILES = ("dbt_project.yml", "profiles.yml", "packages.yml")
 CODE_PACKAGES = ("dbt-core", "dbt-duckdb", "duckdb")
 FILE_ID_COLUMN = "_source_file_id"
 SOURCES_KEY = re.compile(r"(?m)^sources:")
+PYTHON_IMPORT = re.compile(r"(?m)^(?:from|import)\s+(\w+)")
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when it is there
 # Sources only views read, written after a build: the gate's results (`ingest publish`
 # appends to them; marts.data_quality_results is a view so they show without a build). A
@@ -106,6 +108,18 @@ def source_tables(project: Path) -> list[SourceTable]:
     return found
 
 
+def local_packages(project: Path) -> list[Path]:
+    """The repository's own packages the project's Python models import (`analysis/`): their
+    code decides those models' rows as much as the models do."""
+    names = {
+        match
+        for model in (project / "models").rglob("*.py")
+        for match in PYTHON_IMPORT.findall(model.read_text(encoding="utf-8"))
+    }
+    root = project.parent
+    return sorted(root / n for n in names if (root / n / "__init__.py").is_file())
+
+
 def _code_files(project: Path) -> Iterable[Path]:
     for name in CODE_FILES:
         if (project / name).is_file():
@@ -113,6 +127,8 @@ def _code_files(project: Path) -> Iterable[Path]:
     for folder in CODE_FOLDERS:
         if (project / folder).is_dir():
             yield from sorted(p for p in (project / folder).rglob("*") if p.is_file())
+    for package in local_packages(project):
+        yield from sorted(package.rglob("*.py"))
 
 
 def _version(package: str) -> str:
@@ -126,7 +142,7 @@ def code_hash(project: Path, target_args: Iterable[str]) -> str:
     """One hash of the project's code, the dbt packages' versions and the target chosen."""
     digest = hashlib.sha256()
     for path in _code_files(project):
-        digest.update(str(path.relative_to(project)).encode() + b"\0")
+        digest.update(str(path.relative_to(project.parent)).encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     for package in CODE_PACKAGES:
         digest.update(f"{package}=={_version(package)}\0".encode())

@@ -122,16 +122,25 @@ def test_the_incremental_build_gives_the_marts_of_a_full_build(builds):
     assert added >= 3
 
 
-def _project_copy(dest: Path) -> Path:
+def _project_copy(repo: Path) -> Path:
+    """The dbt project and the packages its Python models import, as the repository has them."""
+    dest = repo / DBT_PROJECT.name
     shutil.copytree(DBT_PROJECT, dest, ignore=shutil.ignore_patterns("target", "logs"))
+    for package in build_state.local_packages(DBT_PROJECT):
+        shutil.copytree(package, repo / package.name, ignore=shutil.ignore_patterns("__pycache__"))
     return dest
 
 
 @pytest.mark.parametrize(
-    "changed", ["seeds/label_definitions.csv", "models/marts/core/fct_workload_results.sql"]
+    "changed",
+    [
+        "dbt_project/seeds/label_definitions.csv",
+        "dbt_project/models/marts/core/fct_workload_results.sql",
+        "analysis/change_points.py",  # imported by the change_points Python model
+    ],
 )
 def test_a_changed_seed_or_model_plans_a_full_build(builds, tmp_path, changed):
-    project = _project_copy(tmp_path / "dbt_project")
+    project = _project_copy(tmp_path)
     tables = build_state.source_tables(project)
     with duckdb.connect(str(builds.incremental), read_only=True) as con:
         recorded = build_state.read_state(con)
@@ -140,7 +149,7 @@ def test_a_changed_seed_or_model_plans_a_full_build(builds, tmp_path, changed):
     # the copy's code is the recorded code: nothing to build
     same = BuildState(build_state.code_hash(project, []), prints)
     assert build_state.plan(recorded, same, tables).kind == "nothing"
-    with (project / changed).open("a", encoding="utf-8") as f:
+    with (tmp_path / changed).open("a", encoding="utf-8") as f:
         f.write("\n")
     edited = BuildState(build_state.code_hash(project, []), prints)
     planned = build_state.plan(recorded, edited, tables)
