@@ -43,7 +43,8 @@ FULL_HELP = (
 BUILD_DESCRIPTION = (
     "dbt build of the warehouse, under the writer lock; it does not publish. It rebuilds what "
     "changed since the last successful `ingest build`: everything when models, macros, "
-    "seeds, tests, the dbt version or the profile changed (or with --full); else only the "
+    "seeds, tests, the packages the Python models import, the dbt version or the profile "
+    "changed (or with --full); else only the "
     "tables downstream of the raw tables that gained or lost rows (a load, a reload, a "
     "prune), with their data tests; else nothing. dbt's unit tests run in the test command, "
     "not here. Extra arguments (after `--`) go to a plain `dbt build`, which then rebuilds "
