@@ -44,10 +44,13 @@ SOURCES_KEY = re.compile(r"(?m)^sources:")
 PYTHON_IMPORT = re.compile(r"(?m)^(?:from|import)\s+(\w+)")
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when it is there
 # Sources only views read, written after a build: the gate's results (`ingest publish`
-# appends to them; marts.data_quality_results is a view so they show without a build). A
-# change there is no reason to build; tests/warehouse/test_incremental_build.py checks that
-# no table reads them.
-LIVE_SOURCES = frozenset({"data_quality"})
+# appends to them) and the acceptance verdicts (`ingest accept --record`); their marts are
+# views so they show without a build. A change there is no reason to build;
+# tests/warehouse/test_incremental_build.py checks that no table reads them.
+LIVE_SOURCES = frozenset({"data_quality", "acceptance"})
+# A source table not there yet holds no rows, as an empty one: dbt's on-run-start creates
+# some (the landing tables), and that alone is no change.
+EMPTY = "0:0"
 
 
 @dataclass(frozen=True)
@@ -163,13 +166,13 @@ def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
 
 
 def fingerprints(con: duckdb.DuckDBPyConnection, tables: list[SourceTable]) -> dict[str, str]:
-    """Row count and summed id (or row) hashes of each source table; `absent` if missing."""
+    """Row count and summed id (or row) hashes of each source table (EMPTY if missing)."""
     columns = _columns(con)
     found: dict[str, str] = {}
     for table in tables:
         names = columns.get(table.relation)
         if names is None:
-            found[table.selector] = "absent"
+            found[table.selector] = EMPTY
             continue
         hashed = FILE_ID_COLUMN if FILE_ID_COLUMN in names else "t"
         count, total = con.execute(
