@@ -408,16 +408,41 @@ def sweeps(data: ReportData) -> Section:
     return Section("sweeps", "Sweeps and steady state", "", tuple(blocks))
 
 
+# How the seed's notes name a documented inconsistency of the document (docs/reference_studies.md).
+INCONSISTENT_MARK = "INCONSISTENT"
+
+
+def documented_inconsistencies(published: pl.DataFrame) -> pl.DataFrame:
+    """figure_id -> the inconsistency the seed's note documents ("3.8M / 64 hosts = 59.4K, not
+    over 60K"), for figures whose note names one; a figure that still matches within its
+    tolerance has no reference_exceptions row, but the document still contradicts itself."""
+    if published.is_empty() or "note" not in published.columns:
+        return pl.DataFrame(schema={"figure_id": pl.String, "inconsistency": pl.String})
+    return published.select(
+        "figure_id",
+        inconsistency=pl.lit("the document is inconsistent: ")
+        + pl.col("note").str.extract(rf"{INCONSISTENT_MARK}[:\s]*(.*)$").str.strip_chars(),
+    ).filter(pl.col("inconsistency").is_not_null())
+
+
 def published_vs_measured(data: ReportData) -> Section:
     rows = data.get("published_vs_measured")
     if rows.is_empty() or not data.document:
         return Section("published", "", "")
+    rows = rows.join(documented_inconsistencies(data.get("published_results")), "figure_id", "left")
     rows = rows.with_columns(
-        # a documented inconsistency is named where the figure is: status and explanation
+        # a documented inconsistency is named where the figure is: status and explanation,
+        # from reference_exceptions or, for a figure that still matches, the seed's own note
         status=pl.when(pl.col("exception_kind").is_not_null())
         .then(pl.col("status") + ": " + pl.col("exception_kind").str.replace_all("_", " "))
+        .when(pl.col("inconsistency").is_not_null())
+        .then(pl.col("status") + ": inconsistent source")
         .otherwise(pl.col("status")),
-        explanation=pl.coalesce(pl.col("exception_reason"), pl.col("reason")),
+        explanation=pl.coalesce(
+            pl.col("exception_reason"),
+            pl.concat_str(pl.col("inconsistency"), pl.lit(" · "), pl.col("reason")),
+            pl.col("reason"),
+        ),
         # the marts' difference to the printed precision (not 1e-05 of float arithmetic)
         difference=pl.col("difference").round(3),
     )

@@ -141,7 +141,19 @@ reasons_written as (
                         else ''
                     end,
                     'measured ', round(measured_value, 4), ' vs published ',
-                    value, ' (', qualifier, ', tolerance ', tolerance,
+                    value, ' (', qualifier, ', tolerance ',
+                    -- approx allows 10 % of the value (figure_holds): say the
+                    -- tolerance applied, not the printed precision alone
+                    case
+                        when qualifier = 'approx'
+                            then
+                                concat(
+                                    greatest(tolerance, 0.1 * abs(value)),
+                                    ' = the larger of ', tolerance,
+                                    ' and 10 % of the value'
+                                )
+                        else cast(tolerance as varchar)
+                    end,
                     case
                         when qualifier = 'exact' and truncation_unit is not null
                             then
