@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from warehouse import reviews
 from warehouse.base import REPO_ROOT, Warehouse
 from warehouse.child import run_exclusive
 
@@ -41,6 +42,8 @@ def build(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
     extra = [a for i, a in enumerate(args.dbt_args) if (i, a) != (0, "--")]
     project = str(DBT_PROJECT)
     cmd = [*dbt_command(), "build", "--project-dir", project, "--profiles-dir", project]
+    # change-point reviews live outside the rebuilt marts: dbt reads their copy (warehouse.reviews)
+    reviews.copy_store_into_warehouse(wh)
     status = _run(wh, [*cmd, *wh.dbt_args(), *extra], console)
     if status == 0:
         console.print(f"built; not yet on the dashboard: {PUBLISH_HINT}")
