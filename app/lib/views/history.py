@@ -38,7 +38,8 @@ def labels_text(labels_json: str | None) -> str:
 
 def series_choices(points: pl.DataFrame) -> pl.DataFrame:
     """One row per repeated configuration (two runs or more): series_key, testbed, its labels
-    as text, its run count and `choice`, the selector's text for it; most runs first."""
+    as text, its run count and `choice`, the selector's text for it (testbed · labels); most
+    runs first."""
     if points.is_empty():
         return pl.DataFrame(schema={"series_key": pl.String, "choice": pl.String})
     series = (
@@ -52,10 +53,9 @@ def series_choices(points: pl.DataFrame) -> pl.DataFrame:
     )
     labels = [labels_text(j) for j in series["series_labels_json"].to_list()]
     series = series.with_columns(pl.Series("labels", labels, dtype=pl.String))
-    choice = [
-        f"{t} · {lab} ({n} runs)"
-        for t, lab, n in series.select("testbed", "labels", "runs").iter_rows()
-    ]
+    # no run count in it: the text is the URL's `series` value, which must not change as runs
+    # are added
+    choice = [f"{t} · {lab}" for t, lab in series.select("testbed", "labels").iter_rows()]
     return series.with_columns(pl.Series("choice", choice, dtype=pl.String)).sort(
         ["runs", "choice"], descending=[True, False]
     )

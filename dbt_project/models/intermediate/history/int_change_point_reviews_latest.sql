@@ -6,24 +6,6 @@ decisions as (
 
     select * from {{ ref('stg_reviews__change_point_decisions') }}
 
-),
-
-ranked as (
-
-    select
-        series_key,
-        measure,
-        result_id,
-        review_state,
-        reviewed_by,
-        reviewed_at,
-        review_note,
-        row_number() over (
-            partition by series_key, measure, result_id
-            order by reviewed_at desc
-        ) as decision_rank
-    from decisions
-
 )
 
 select
@@ -34,5 +16,8 @@ select
     reviewed_by,
     reviewed_at,
     review_note
-from ranked
-where decision_rank = 1
+from decisions
+qualify row_number() over (
+    partition by series_key, measure, result_id
+    order by reviewed_at desc
+) = 1
