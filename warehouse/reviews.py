@@ -29,6 +29,8 @@ from pathlib import Path
 
 from warehouse import ducklake, filelock
 from warehouse.base import Warehouse
+from warehouse.file import FileWarehouse
+from warehouse.lake import LakeWarehouse
 
 REVIEW_STATES = ("open", "confirmed", "dismissed")
 # The warehouse table dbt reads (source `reviews`), filled from the store by `ingest build`.
@@ -151,7 +153,8 @@ class FileReviewStore(ReviewStore):
     def decisions(self) -> list[ReviewDecision]:
         if not self.path.is_file():
             return []
-        lines = self.path.read_text(encoding="utf-8").splitlines()
+        with filelock.writer_lock(self.path):  # held for a moment: never half an appended line
+            lines = self.path.read_text(encoding="utf-8").splitlines()
         return [_from_json(self.path, n, line) for n, line in enumerate(lines, 1) if line.strip()]
 
 
@@ -201,9 +204,11 @@ class CatalogReviewStore(ReviewStore):
 
 def store_for(wh: Warehouse) -> ReviewStore:
     """The review store of a warehouse: beside its file, or in its lake's catalog."""
-    if isinstance(wh, ducklake.LakeAddress):
+    if isinstance(wh, LakeWarehouse):
         return CatalogReviewStore(wh)
-    return FileReviewStore(file_store_path(wh.main))  # type: ignore[attr-defined]
+    if isinstance(wh, FileWarehouse):
+        return FileReviewStore(file_store_path(wh.main))
+    raise TypeError(f"no review store for {wh!r}")
 
 
 # The landing's DDL, as the dbt macro `create_review_landing` writes it (a plain `dbt build`

@@ -188,3 +188,17 @@ def test_a_dismissed_change_is_kept_across_a_rebuild_and_passes_acceptance(
     assert rc == 0, doc
     (result,) = doc["rules"][0]["results"]
     assert [c["status"] for c in result["checks"]] == ["pass"]
+
+
+def test_the_search_box_narrows_configurations_by_label(history_env: Path) -> None:
+    at = open_history()
+    (labels_json,) = {
+        row[0] for row in query(history_env, "select series_labels_json from marts.history_points")
+    }
+    labels = json.loads(labels_json)
+    at.text_input(key="history_search").input(f"HISTORY-lab read_pct={labels['read_pct']}").run()
+    assert at.selectbox(key="history_series").options == [
+        "history-lab · " + ", ".join(f"{k}={v}" for k, v in sorted(labels.items()))
+    ]
+    at.text_input(key="history_search").input("read_pct=999").run()
+    assert not at.selectbox and "read_pct=999" in at.info[0].value
