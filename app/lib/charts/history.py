@@ -69,6 +69,7 @@ def _band(fig: go.Figure, segment: Segment, show_legend: bool) -> None:
             go.Scatter(
                 x=[*xs, *reversed(xs)],
                 y=[segment.ci95_low, segment.ci95_low, segment.ci95_high, segment.ci95_high],
+                mode="lines",
                 fill="toself",
                 fillcolor=BAND_COLOR,
                 line={"width": 0},
