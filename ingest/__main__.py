@@ -52,7 +52,8 @@ DATA_PATH_HELP = (
 )
 
 WRITER_COMMANDS = {
-    "build": "dbt build under the writer lock (then `publish` to serve it)",
+    "build": "dbt build under the writer lock, change-point reviews copied in first (then "
+    "`publish` to serve it)",
     "publish": "validate; publish the serving snapshot only if every constraint holds",
     "locked": "run CMD under the writer lock (it does not publish)",
 }
