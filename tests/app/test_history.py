@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,9 +23,10 @@ from streamlit.testing.v1 import AppTest
 
 from analysis.change_points import DetectorSettings
 from app.lib.views.history import one_series, too_few_runs
+from harness.chromium import CHROMIUM, Chromium
 from synth.history import HistorySpec, write_fio_history
 from tests.app import figures
-from tests.app.conftest import _run, query
+from tests.app.conftest import _run, query, serve
 from tests.conftest import SAMPLES
 from warehouse.reviews import FileReviewStore, file_store_path
 
@@ -202,3 +204,23 @@ def test_the_search_box_narrows_configurations_by_label(history_env: Path) -> No
     ]
     at.text_input(key="history_search").input("read_pct=999").run()
     assert not at.selectbox and "read_pct=999" in at.info[0].value
+
+
+@pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"no chromium at {CHROMIUM}")
+def test_a_review_clicked_in_the_browser_shows_in_a_fresh_browser_view(
+    history_warehouse: Path, tmp_path: Path
+) -> None:
+    """The served app in a real browser: Dismiss on the IOPS change, then the page opened
+    afresh (another user's view) says dismissed. A copy of the warehouse: a store of its own."""
+    for name in ("warehouse.duckdb", "warehouse.serving.duckdb"):
+        shutil.copyfile(history_warehouse.with_name(name), tmp_path / name)
+    db = tmp_path / "warehouse.duckdb"
+    with Chromium() as browser, serve(db, tmp_path / "streamlit.log") as url:
+        view = browser.open(f"{url}/history?measure=iops")
+        assert "Review: open" in view.text, view.text[:2000]
+        browser.click(".st-key-history_dismissed_0 button")
+        browser.wait_for("document.body.innerText.includes('Review: dismissed')")
+        again = browser.open(f"{url}/history?measure=iops")
+        assert "Review: dismissed" in again.text
+    (kept,) = FileReviewStore(file_store_path(db)).decisions()
+    assert (kept.change.measure, kept.review_state) == ("iops", "dismissed")
