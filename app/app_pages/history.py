@@ -48,7 +48,7 @@ else:
             view.segments(part, changes),
             measure=measure,
             title=f"{view.measure_label(measure)} over time",
-            subtitle=view.detector_text(changes),
+            subtitle=view.subtitle(choice, changes),
         )
         provenance.plot(fig, "history", key="history_chart", points=part)
         if changes.is_empty() and not short:

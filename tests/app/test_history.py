@@ -120,8 +120,13 @@ def test_the_chart_draws_the_marts_points_change_and_bands(history_env: Path) ->
     assert bands[0][0] == pytest.approx(change["mean_before_ci95_low"])
     assert bands[1][2] == pytest.approx(change["mean_after_ci95_high"])
     subtitle = figures.chart_specs(at)[0]["layout"]["title"]["subtitle"]["text"]
-    assert subtitle.startswith("otava.e_divisive_means: ")
-    assert f"max_pvalue={DetectorSettings().max_pvalue}" in subtitle
+    flat = subtitle.replace("<br>", " ")  # the layout wraps long subtitles at spaces
+    ((labels_json,),) = query(
+        history_env, "select any_value(series_labels_json) from marts.history_points"
+    )
+    labels = ", ".join(f"{k}={v}" for k, v in sorted(json.loads(labels_json).items()))
+    assert flat.startswith(f"{SPEC.labels['testbed']} · {labels} otava.e_divisive_means: ")
+    assert f"max_pvalue={DetectorSettings().max_pvalue}" in flat
 
 
 def test_a_series_shorter_than_the_detector_needs_says_so(history_env: Path) -> None:

@@ -153,6 +153,11 @@ def detector_text(changes: pl.DataFrame, settings: DetectorSettings | None = Non
     return f"{detector}: " + ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
 
 
+def subtitle(configuration: str, changes: pl.DataFrame) -> str:
+    """The chart's subtitle: the configuration (testbed · labels), then the detector."""
+    return f"{configuration}<br>{detector_text(changes)}"
+
+
 def too_few_runs(series: pl.DataFrame, settings: DetectorSettings | None = None) -> str | None:
     """What to say instead of detection when the series has fewer detected-on runs than the
     detector needs; None when it has enough."""
