@@ -215,17 +215,18 @@ def test_the_search_box_narrows_configurations_by_label(history_env: Path) -> No
 def test_a_review_clicked_in_the_browser_shows_in_a_fresh_browser_view(
     history_warehouse: Path, tmp_path: Path
 ) -> None:
-    """The served app in a real browser: Dismiss on the IOPS change, then the page opened
-    afresh (another user's view) says dismissed. A copy of the warehouse: a store of its own."""
+    """The served app in a real browser: Confirm on the IOPS change, then the page opened
+    afresh (another user's view) says confirmed. A copy of the warehouse: a store of its own
+    (its mart may hold an earlier test's dismissal; nothing confirms it)."""
     for name in ("warehouse.duckdb", "warehouse.serving.duckdb"):
         shutil.copyfile(history_warehouse.with_name(name), tmp_path / name)
     db = tmp_path / "warehouse.duckdb"
     with Chromium() as browser, serve(db, tmp_path / "streamlit.log") as url:
         view = browser.open(f"{url}/history?measure=iops")
-        assert "Review: open" in view.text, view.text[:2000]
-        browser.click(".st-key-history_dismissed_0 button")
-        browser.wait_for("document.body.innerText.includes('Review: dismissed')")
+        assert "Review: confirmed" not in view.text, view.text[:2000]
+        browser.click(".st-key-history_confirmed_0 button")
+        browser.wait_for("document.body.innerText.includes('Review: confirmed')")
         again = browser.open(f"{url}/history?measure=iops")
-        assert "Review: dismissed" in again.text
+        assert "Review: confirmed" in again.text
     (kept,) = FileReviewStore(file_store_path(db)).decisions()
-    assert (kept.change.measure, kept.review_state) == ("iops", "dismissed")
+    assert (kept.change.measure, kept.review_state) == ("iops", "confirmed")

@@ -4,11 +4,13 @@ the warehouse, read back whole, the latest per change counting; a damaged line i
 from __future__ import annotations
 
 import datetime as dt
-import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO
 from warehouse import reviews
 from warehouse.file import FileWarehouse
 
@@ -60,22 +62,28 @@ def test_a_damaged_line_is_named_with_its_file_and_line(tmp_path: Path) -> None:
         store.decisions()
 
 
-def _record_many(folder: str, who: str, count: int) -> None:
-    store = reviews.store_for(FileWarehouse(Path(folder) / "warehouse.duckdb"))
-    for i in range(count):
-        store.record(reviews.decision(CHANGE, "confirmed", who, f"note {i}"))
+# One writer: a fresh interpreter (not multiprocessing, whose spawn re-runs whatever __main__
+# an earlier test left behind), recording `count` decisions as user `who`.
+WRITER = """
+import sys
+from pathlib import Path
+from tests.conftest import REPO
+from warehouse import reviews
+from warehouse.file import FileWarehouse
+folder, who, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+store = reviews.store_for(FileWarehouse(Path(folder) / "warehouse.duckdb"))
+change = reviews.ChangeIdentity("3db56e92", "iops", "fa82b170")
+for i in range(count):
+    store.record(reviews.decision(change, "confirmed", who, f"note {i}"))
+"""
 
 
 def test_writers_in_several_processes_never_interleave_their_lines(tmp_path: Path) -> None:
-    context = multiprocessing.get_context("spawn")
     writers = [
-        context.Process(target=_record_many, args=(str(tmp_path), f"user{n}", 50)) for n in range(3)
+        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), f"user{n}", "50"], cwd=REPO)
+        for n in range(3)
     ]
-    for w in writers:
-        w.start()
-    for w in writers:
-        w.join(60)
-        assert w.exitcode == 0
+    assert [w.wait(60) for w in writers] == [0, 0, 0]
     kept = _store(tmp_path).decisions()
     assert sorted((d.reviewed_by, d.review_note) for d in kept) == sorted(
         (f"user{n}", f"note {i}") for n in range(3) for i in range(50)
