@@ -43,7 +43,11 @@ def build(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
     project = str(DBT_PROJECT)
     cmd = [*dbt_command(), "build", "--project-dir", project, "--profiles-dir", project]
     # change-point reviews live outside the rebuilt marts: dbt reads their copy (warehouse.reviews)
-    reviews.copy_store_into_warehouse(wh)
+    try:
+        reviews.copy_store_into_warehouse(wh)
+    except reviews.ReviewError as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}; nothing was built")
+        return 1
     status = _run(wh, [*cmd, *wh.dbt_args(), *extra], console)
     if status == 0:
         console.print(f"built; not yet on the dashboard: {PUBLISH_HINT}")

@@ -89,3 +89,16 @@ def test_writers_in_several_processes_never_interleave_their_lines(tmp_path: Pat
         (f"user{n}", f"note {i}") for n in range(3) for i in range(50)
     )
     assert all(isinstance(d.reviewed_at, dt.datetime) for d in kept)
+
+
+def test_a_build_refuses_a_damaged_store_and_names_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ingest.__main__ import main as ingest_main
+
+    db = tmp_path / "warehouse.duckdb"
+    (tmp_path / "warehouse.reviews.jsonl").write_text("not json\n", encoding="utf-8")
+    assert ingest_main(["build", "--db", str(db)]) == 1
+    assert not db.exists()  # nothing was written, not even the landing
+    said = "".join((capsys.readouterr().out).split())  # rich wraps long paths
+    assert "warehouse.reviews.jsonl,line1:notareviewdecision" in said
