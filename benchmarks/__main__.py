@@ -45,6 +45,7 @@ FULL = {
         "1",
     ],
     "dbt build: 1, 10, 30 million esxtop samples, 10,000 results": ["benchmarks.bench_dbt"],
+    "ingest build after a small change (1 and 100 more fio files)": ["benchmarks.bench_build"],
     "dashboard: page server time at 10 million esxtop samples": ["benchmarks.bench_dashboard"],
     "SQL console: ten concurrent runaway queries": ["benchmarks.bench_sql_console"],
     "dashboard server: 1,000 idle, half-sent and unread WebSocket connections": [

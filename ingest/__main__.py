@@ -1,7 +1,7 @@
 """Command line: `python -m ingest load PATH... [--label K=V ...] [--warehouse W]`.
 
-Also `build` (dbt build under the writer lock), `publish` (validate, then refresh the
-dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
+Also `build` (dbt build of what changed, under the writer lock), `publish` (validate, then
+refresh the dashboard's serving snapshot only if every constraint holds), `locked -- CMD` (any other
 writer under the writer lock), `query "SQL"` (read-only ad-hoc SQL), `migrate --to LAKE`
 (copy a warehouse file into a DuckLake), `report --testbed T` (a testbed's RA report, HTML
 and PDF), `accept --spec FILE` (acceptance rules for CI) and `reference DIR` (same as
@@ -52,8 +52,8 @@ DATA_PATH_HELP = (
 )
 
 WRITER_COMMANDS = {
-    "build": "dbt build under the writer lock, change-point reviews copied in first (then "
-    "`publish` to serve it)",
+    "build": "dbt build of what changed since the last build, under the writer lock "
+    "(--full: everything; then `publish` to serve it)",
     "publish": "validate; publish the serving snapshot only if every constraint holds",
     "locked": "run CMD under the writer lock (it does not publish)",
 }
@@ -89,7 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
-    load_cmd = commands.add_parser("load", help="load tool outputs (files, folders, archives)")
+    load_cmd = commands.add_parser(
+        "load",
+        help="load tool outputs (files, folders, archives) and own reference figures (a CSV "
+        "with the columns of dbt_project/seeds/published_results.csv)",
+    )
     load_cmd.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     load_cmd.add_argument(
         "--label",
@@ -121,9 +125,11 @@ def _parser() -> argparse.ArgumentParser:
 
     # The other writers: same warehouse options, one line of help each.
     for name, text in WRITER_COMMANDS.items():
-        cmd = commands.add_parser(name, help=text)
+        description = build.BUILD_DESCRIPTION if name == "build" else None
+        cmd = commands.add_parser(name, help=text, description=description)
         _warehouse_options(cmd)
         if name == "build":
+            cmd.add_argument("--full", action="store_true", help=build.FULL_HELP)
             cmd.add_argument(
                 "dbt_args", nargs=argparse.REMAINDER, help="extra `dbt build` arguments"
             )

@@ -38,17 +38,19 @@ def load_items(
     cli_labels: Mapping[str, Any],
     known_paths: set[str],
     prune_roots: Sequence[str] = (),
+    roots: Sequence[str] = (),
 ) -> LoadSummary:
     """Triage and store every item (publishing is the gate's job); then forget the stored
     files under `prune_roots` that the walk no longer met (`ingest load --prune`).
 
     `known_paths` are all the walked paths (HCIBench case folders are recognised by their
-    siblings); `items` may be a generator that reports progress as it is consumed.
+    siblings); `items` may be a generator that reports progress as it is consumed. `roots`
+    are the load's PATH arguments (absolute): each stored file records the one it lay under.
     """
     resolver = LabelResolver(cli_labels)
     summary = LoadSummary()
     with wh.loading(lambda: bool(summary.stored or summary.pruned)):
-        writer = RawWriter(wh)
+        writer = RawWriter(wh, roots=roots)
         try:
             for item in items:
                 summary.outcomes.append(_outcome_of(item, writer, resolver, known_paths))

@@ -11,6 +11,7 @@ rejected, 1 when some file was rejected (the others still load), 2 for a usage e
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,6 +46,7 @@ def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
         cli_labels=cli_labels,
         known_paths=walk.known_paths,
         prune_roots=[valid_text(p.absolute().as_posix()) for p in args.paths] if args.prune else (),
+        roots=[valid_text(Path(os.path.abspath(p)).as_posix()) for p in args.paths],
     )
     print_summary(console, summary, args.paths, args.quiet)
     if summary.lost is not None:

@@ -56,6 +56,11 @@ create table if not exists raw.source_files (
 )
 """
 
+# Columns `raw.source_files` gained after warehouses were made: added where missing (NULL for
+# the files loaded before). Where a file was found: the `ingest load` PATH argument it lay
+# under and its path relative to that root (the report's provenance appendix).
+SOURCE_FILES_ADDED = {"load_root": "VARCHAR", "path_in_root": "VARCHAR"}
+
 
 def table_schema(spec: Any) -> pa.Schema:
     """The Arrow schema of a `TABLES` entry (a row dataclass or already a schema)."""
@@ -104,6 +109,9 @@ def _create_missing(con: duckdb.DuckDBPyConnection) -> None:
     if "source_files" not in known_tables:
         con.execute(SOURCE_FILES_DDL)
         created.append("source_files")
+    for column, sql_type in SOURCE_FILES_ADDED.items():
+        if ("source_files", column) not in existing:
+            con.execute(f"alter table raw.source_files add column {column} {sql_type}")
     for name, schema in raw_tables().items():
         if name not in known_tables:
             columns = ", ".join(_column(f) for f in schema)
@@ -124,8 +132,9 @@ def _create_missing(con: duckdb.DuckDBPyConnection) -> None:
 # on the fast path. Id 0 is never a file's (ids start at 1). A DuckDB file does not need it
 # and is not harmed by it (once per table, in the creating transaction): one rule for all.
 _PLACEHOLDER_FILE = (
-    "insert into raw.source_files values "
-    "(0, '', '', '', '', 0, '', '', '{}', '', null, 0, '[]', now())"
+    "insert into raw.source_files (source_file_id, path, name, folder, sha256, size_bytes, "
+    "format, parser_version, labels_json, result_per, hcibench_case, row_count, notes_json, "
+    "loaded_at) values (0, '', '', '', '', 0, '', '', '{}', '', null, 0, '[]', now())"
 )
 
 

@@ -9,6 +9,8 @@ Every parser module exposes:
 - `detect(head: bytes, name: str) -> bool`  True when the first bytes (up to
   `HEAD_BYTES`) look like this format; the name is a hint only
 - `parse(data: bytes, source: SourceFile) -> Parsed`  pure; raises `ParseError`
+- optional `check_stored(con, source_file_id, path)`  run by the writer in the transaction
+  that stores the file; raises `ParseError` for what only the stored rows can tell
 
 Detection runs in the order below, so a specific format (an HCIBench summary,
 an esxtop capture) is tried before a general one (fio, whose text output can
@@ -28,6 +30,7 @@ from ingest.parsers import (
     esxtop,
     fio,
     hcibench,
+    published_figures,
     vdbench,
     vsan_capacity,
     vsan_observer,
@@ -40,6 +43,7 @@ HEAD_BYTES = 64 * 1024
 _REQUIRED = ("FORMAT", "PARSER_VERSION", "TABLES", "detect", "parse")
 
 _ORDERED: tuple[ModuleType, ...] = (
+    published_figures,  # a header that names the seed's columns: nothing else writes it
     esxtop,
     hcibench,
     vdbench,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -40,7 +40,7 @@ import pyarrow as pa
 from ingest import tables
 from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
-from ingest.records import Parsed
+from ingest.records import Parsed, ParseError
 from ingest.redaction import redact_table
 from ingest.walk import ARCHIVE_SEP
 from warehouse import Warehouse, WarehouseLost, kill_point
@@ -85,6 +85,10 @@ class _StagedFile:
     source_row: dict[str, Any]
     tables: dict[str, pa.Table]
     outcome: Outcome
+    # The parser's optional `check_stored(con, source_file_id, path)`: run in the write's
+    # transaction once the file's rows are in, it refuses the file (ParseError) for what only
+    # the warehouse can tell (a key another stored file holds).
+    check_stored: Callable[..., None] | None = None
 
     def as_earlier_load(self) -> EarlierLoad:
         row = self.source_row
@@ -114,11 +118,27 @@ def identity_keys(path: str, sha256: str, hcibench_case: str | None) -> list[str
     return sorted([f"raw-path:{path}", f"raw-content:{sha256}:{hcibench_case or ''}"])
 
 
+def placed_in_root(path: str, roots: Sequence[str]) -> tuple[str | None, str | None]:
+    """The load root `path` was found under (the innermost PATH argument holding it) and the
+    path relative to it; (None, None) when no root holds it. A file or archive given as
+    the PATH argument itself is named relative to its folder (`x.tgz!/case/vm1.json`)."""
+    for root in sorted(roots, key=len, reverse=True):
+        if path == root or path.startswith(root + ARCHIVE_SEP):
+            return root, os.path.basename(root) + path[len(root) :]
+        folder = root.rstrip("/")
+        if path.startswith(folder + "/"):
+            return root, path[len(folder) + 1 :]
+    return None, None
+
+
 class RawWriter:
     """A warehouse, opened for writing with the raw schema."""
 
-    def __init__(self, wh: Warehouse, *, lock_timeout_s: float | None = None) -> None:
+    def __init__(
+        self, wh: Warehouse, *, lock_timeout_s: float | None = None, roots: Sequence[str] = ()
+    ) -> None:
         self.warehouse = wh
+        self.roots = tuple(roots)  # the load's PATH arguments, absolute
         self.con = wh.connect_writer(timeout_s=lock_timeout_s)
         try:
             self._locks = wh.identity_locks()
@@ -219,7 +239,10 @@ class RawWriter:
         self._prefetched = None  # the file's identity now has rows staged, then stored
         arrays = arrow_tables(parsed, module)
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
-        self._staged.append(_StagedFile(None, stored_old, dict(source_row), arrays, outcome))
+        check = getattr(module, "check_stored", None)
+        load_root, path_in_root = placed_in_root(source_row["path"], self.roots)
+        row = {**source_row, "load_root": load_root, "path_in_root": path_in_root}
+        self._staged.append(_StagedFile(None, stored_old, row, arrays, outcome, check))
         self._staged_rows += sum(t.num_rows for t in arrays.values())
         self._staged_bytes += sum(t.nbytes for t in arrays.values())
         if (
@@ -287,6 +310,9 @@ class RawWriter:
             self._insert(f"raw.{name}", batch)
         files = pa.Table.from_pylist([{"source_file_id": f.new_id, **f.source_row} for f in staged])
         self._insert("raw.source_files", files)
+        for f in staged:
+            if f.check_stored is not None:
+                f.check_stored(self.con, f.new_id, f.source_row["path"])
         self._label(staged)
         kill_point("before_commit")
 
@@ -370,5 +396,8 @@ _QUOTED_SQL = re.compile(r'(Failed to execute query )".*?"(: ERROR)', re.DOTALL)
 
 
 def _mark_unstored(staged: _StagedFile, exc: Exception) -> None:
+    if isinstance(exc, ParseError):  # refused by the parser's check_stored
+        staged.outcome.reject(exc.location, exc.reason)
+        return
     reason = _QUOTED_SQL.sub(r"\1(statement left out)\2", str(exc))
     staged.outcome.reject("warehouse", f"parsed, but could not be stored: {reason}")

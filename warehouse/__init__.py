@@ -11,7 +11,8 @@ does the same for a child process of ours.
 Beside the interface: `filelock` (one writer at a time on a file), `ducklake` (the lake's
 mechanics), `readers` (the console's locked-down connection), `sql_policy` (what the console
 runs), `child` (child processes that die with their parent), and the commands that work on
-the warehouse itself: `build` (`ingest build` / `ingest locked`), `query` and `migrate`.
+the warehouse itself: `build` (`ingest build` / `ingest locked`; what a build redoes is
+`build_state`), `query` and `migrate`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,12 @@
-"""`python -m ingest build [dbt args]` and `python -m ingest locked -- CMD`: writers that hold
-the warehouse while they run.
+"""`python -m ingest build [--full] [dbt args]` and `python -m ingest locked -- CMD`: writers
+that hold the warehouse while they run.
+
+A build rebuilds what changed since the last successful one (`warehouse.build_state`): the
+whole project when the dbt code changed (or on `--full`), else only the tables downstream of
+the raw tables that gained or lost rows, else nothing. dbt's unit tests test code, not data:
+they run in the test command (tests/dbt), never here. dbt keeps its partial parse in
+dbt_project/target between builds. Extra dbt arguments give a plain `dbt build` with them
+(and forget the record, so the next build is full).
 
 Each holds the warehouse (`Warehouse.exclusive`: the file's writer lock, or the lake's build
 lock), so it queues behind a load or another build instead of failing on DuckDB's file lock,
@@ -10,19 +17,41 @@ and runs as a child that dies with this process (`warehouse.child`). Neither pub
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
-from warehouse import reviews
+from warehouse import build_state, reviews
 from warehouse.base import REPO_ROOT, Warehouse
-from warehouse.child import run_exclusive
+from warehouse.build_state import BuildPlan, BuildState, SourceTable
+from warehouse.child import run_child, run_exclusive
 
 DBT_PROJECT = REPO_ROOT / "dbt_project"
 PUBLISH_HINT = "run `python -m ingest publish` to validate it and publish it to the dashboard"
 USAGE_ERROR = 2
+# Unit tests test code, not data: the test command runs them (tests/dbt), a build does not.
+NO_UNIT_TESTS = ["--exclude-resource-type", "unit_test"]
+FULL_HELP = (
+    "rebuild everything (every view, table and seed, and every data test), not only the "
+    "tables downstream of the raw tables that changed since the last build"
+)
+BUILD_DESCRIPTION = (
+    "dbt build of the warehouse, under the writer lock; it does not publish. It rebuilds what "
+    "changed since the last successful `ingest build`: everything when models, macros, "
+    "seeds, tests, the packages the Python models import, the dbt version or the profile "
+    "changed (or with --full); else only the "
+    "tables downstream of the raw tables that gained or lost rows (a load, a reload, a "
+    "prune, or the change-point reviews copied in first), with their data tests; else "
+    "nothing. dbt's unit tests run in the test command, "
+    "not here. Extra arguments (after `--`) go to a plain `dbt build`, which then rebuilds "
+    "in full next time."
+)
+Progress = Callable[[str], None]
 
 
 def dbt_command() -> list[str]:
@@ -37,21 +66,106 @@ def _run(wh: Warehouse, cmd: list[str], console: Console) -> int:
     return status
 
 
-def build(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
-    """`dbt build` of the project; extra arguments (after an optional `--`) go to dbt."""
-    extra = [a for i, a in enumerate(args.dbt_args) if (i, a) != (0, "--")]
+@dataclass(frozen=True)
+class BuildOutcome:
+    """What a build did: dbt's exit status (0 when there was nothing to do) and its plan."""
+
+    status: int
+    plan: BuildPlan
+
+
+def _dbt_build(wh: Warehouse, extra: list[str]) -> list[str]:
     project = str(DBT_PROJECT)
     cmd = [*dbt_command(), "build", "--project-dir", project, "--profiles-dir", project]
-    # change-point reviews live outside the rebuilt marts: dbt reads their copy (warehouse.reviews)
+    return [*cmd, *wh.dbt_args(), *extra]
+
+
+def _current(wh: Warehouse, tables: list[SourceTable]) -> tuple[BuildState | None, BuildState]:
+    """The recorded state and the warehouse's current one (read under the caller's hold)."""
+    code = build_state.code_hash(DBT_PROJECT, wh.dbt_args())
+    con = wh.connect_writer()
     try:
-        reviews.copy_store_into_warehouse(wh)
+        current = BuildState(code, build_state.fingerprints(con, tables))
+        return build_state.read_state(con), current
+    finally:
+        con.close()
+
+
+def _record(wh: Warehouse, state: BuildState | None) -> None:
+    con = wh.connect_writer()
+    try:
+        wh.commit(con, lambda: build_state.write_state(con, state))
+    finally:
+        con.close()
+
+
+def _plan(wh: Warehouse, full: bool) -> tuple[BuildPlan, BuildState]:
+    tables = build_state.source_tables(DBT_PROJECT)
+    previous, current = _current(wh, tables)
+    if full:
+        return BuildPlan("full", "--full asked for a full build"), current
+    return build_state.plan(previous, current, tables), current
+
+
+def _selection(plan: BuildPlan, extra: list[str]) -> tuple[BuildPlan, list[str]]:
+    """The plan as run and dbt's arguments for it: the caller's, or the plan's selection."""
+    if extra:
+        return BuildPlan("full", "dbt build with the arguments given"), extra
+    if plan.kind == "changed":
+        return plan, ["--select", *plan.selectors(), *NO_UNIT_TESTS]
+    return plan, NO_UNIT_TESTS
+
+
+def run_build(
+    wh: Warehouse,
+    *,
+    full: bool = False,
+    dbt_args: list[str] | None = None,
+    progress: Progress | None = None,
+) -> BuildOutcome:
+    """Build what changed since the last successful build (everything when `full`), under
+    the warehouse's hold; record what was built only when dbt succeeded. `dbt_args` run a
+    plain `dbt build` with them instead (and forget the record). `progress` gets one line
+    per step. The page and the CLI call this."""
+    say = progress or (lambda _line: None)
+    extra = list(dbt_args or [])
+    # Change-point reviews live outside the rebuilt marts: dbt reads their copy, refreshed
+    # first, so a new decision is a changed source (warehouse.reviews).
+    if reviews.copy_store_into_warehouse(wh):
+        say("review decisions copied into the warehouse")
+    with wh.exclusive(writes=False):
+        plan, _ = _plan(wh, full or bool(extra))
+    if plan.kind == "nothing":
+        say(f"nothing to build: {plan.reason}")
+        return BuildOutcome(0, plan)
+    with wh.exclusive(writes=True) as fds:
+        plan, current = _plan(wh, full or bool(extra))  # again: a load may have come between
+        if plan.kind == "nothing":
+            say(f"nothing to build: {plan.reason}")
+            return BuildOutcome(0, plan)
+        plan, select = _selection(plan, extra)
+        say(f"{plan.kind} build: {plan.reason}")
+        cmd = _dbt_build(wh, select)
+        status = run_child(cmd, {**os.environ, **wh.child_env()}, fds)
+        if status == 0:
+            _record(wh, None if extra else current)
+    say("built" if status == 0 else f"dbt build exited {status}")
+    return BuildOutcome(status, plan)
+
+
+def build(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
+    """`ingest build`: what changed (`run_build`); extra arguments (after `--`) go to dbt."""
+    extra = [a for i, a in enumerate(args.dbt_args) if (i, a) != (0, "--")]
+    try:
+        outcome = run_build(
+            wh, full=args.full, dbt_args=extra, progress=lambda line: console.print(escape(line))
+        )
     except reviews.ReviewError as exc:
         console.print(f"[red]error:[/] {escape(str(exc))}; nothing was built")
         return 1
-    status = _run(wh, [*cmd, *wh.dbt_args(), *extra], console)
-    if status == 0:
+    if outcome.status == 0 and outcome.plan.kind != "nothing":
         console.print(f"built; not yet on the dashboard: {PUBLISH_HINT}")
-    return status
+    return outcome.status
 
 
 def locked(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:

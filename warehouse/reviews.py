@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,13 +243,36 @@ def copy_into(wh: Warehouse, decisions: list[ReviewDecision]) -> None:
         con.close()
 
 
-def copy_store_into_warehouse(wh: Warehouse) -> int:
+def _landing_rows(wh: Warehouse) -> Counter | None:
+    """The landing's rows (None: no landing yet, or no warehouse)."""
+    if wh.missing_reason() is not None:
+        return None
+    con = wh.connect_writer()
+    try:
+        found = con.execute(
+            "select count(*) from duckdb_tables() where database_name = current_database()"
+            " and schema_name = 'reviews' and table_name = 'change_point_decisions'"
+        ).fetchone()[0]
+        if not found:
+            return None
+        return Counter(con.execute(f"select {', '.join(COLUMNS)} from {LANDING}").fetchall())
+    finally:
+        con.close()
+
+
+def copy_store_into_warehouse(wh: Warehouse) -> bool:
     """`ingest build`'s first step: the store's decisions into the landing, under the writer
-    lock. Returns how many decisions were copied."""
+    lock, when they differ from it (an unchanged copy writes nothing: no new commit, nothing
+    to publish, no source change for the incremental build). True when it copied."""
     decisions = store_for(wh).decisions()
+    wanted = Counter(d.row() for d in decisions)
+    with wh.exclusive(writes=False):
+        landing = _landing_rows(wh)
+    if landing == wanted or (landing is None and not decisions):
+        return False
     with wh.exclusive(writes=True):
         copy_into(wh, decisions)
-    return len(decisions)
+    return True
 
 
 __all__ = [

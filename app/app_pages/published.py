@@ -15,13 +15,26 @@ from app.lib.url_state import UrlState
 from app.lib.views import published as view
 
 where, filters = ui.context()
-url = UrlState({"study": "published_study", "status": "published_status"}, many=("study", "status"))
+url = UrlState(
+    {"study": "published_study", "status": "published_status", "documents": "published_documents"},
+    many=("study", "status"),
+)
 
 rows = queries_provenance.published_vs_measured(where, filters)
 if not ui.has_data(rows, "published figures", "They come from `seeds/published_results.csv`."):
     st.stop()
 figures = queries_provenance.published_figures(where, filters)
 rows = view.figures_table(rows, figures, queries.reconstructed_testbeds(where))
+everything = url.toggle("documents", view.ALL_DOCUMENTS_LABEL, help=view.ALL_DOCUMENTS_HELP)
+about = view.documents_about(rows, queries_provenance.testbeds_with_data(where))
+shown = view.of_documents(rows, None if everything else about)
+hidden = view.hidden_note(rows, shown)
+rows = shown
+if hidden:
+    st.caption(hidden)
+if rows.is_empty():
+    st.info("No published figure is about a testbed this warehouse holds data of.")
+    st.stop()
 
 left, right = st.columns(2)
 studies = url.select(
@@ -32,7 +45,7 @@ statuses = url.select(
     "status", "Status", view.statuses(rows), widget=right.multiselect, placeholder="All",
     format_func=view.status_label,
 )  # fmt: skip
-url.publish({"study": studies, "status": statuses})
+url.publish({"study": studies, "status": statuses}, only=("study", "status"))
 rows = view.chosen(rows, studies, statuses)
 
 cols = st.columns(len(view.STATUS_ORDER))

@@ -1,7 +1,9 @@
 """The seed studies' figures, rebuilt from the marts: Lenovo's four runs, Samsung's sweeps,
 RAID, TCP/RDMA and JBOF, SFD7's scaling, disk groups and working sets, Micron's per-read-mix
 figures and capacity by object type. Every bar or point is one mart row; a chart's subtitle
-says its workload and configuration, its legend what varies. `?study=samsung` opens a study."""
+says its workload and configuration, its legend what varies. `?study=samsung` opens a study.
+By default only the studies whose testbed the warehouse holds data of; a switch offers all
+(`?documents=1`)."""
 
 from __future__ import annotations
 
@@ -9,15 +11,16 @@ import plotly.graph_objects as go
 import polars as pl
 import streamlit as st
 
-from app.lib import charts, provenance, queries, queries_studies, ui
+from app.lib import charts, provenance, queries, queries_provenance, queries_studies, ui
 from app.lib.charts import studies as study_charts
 from app.lib.url_state import UrlState
+from app.lib.views import published as documents
 from app.lib.views import scaling as sweeps
 from app.lib.views import studies as view
 from app.lib.views.studies import LENOVO, MICRON, SAMSUNG, SFD7_ALLFLASH, SFD7_HYBRID
 
 where, filters = ui.context()
-url = UrlState({"study": "studies_study"})
+url = UrlState({"study": "studies_study", "documents": "studies_documents"})
 
 
 def show(fig: go.Figure, name: str, rows: pl.DataFrame, what: str, note: str = "") -> None:
@@ -144,6 +147,16 @@ def micron() -> None:
 
 
 STUDIES = {"lenovo": lenovo, "samsung": samsung, "sfd7": sfd7, "micron": micron}
-study = url.select("study", "Study", list(view.STUDY_NAMES), format_func=view.STUDY_NAMES.get)
-url.publish({"study": study})
-STUDIES[study]()
+everything = url.toggle(
+    "documents", documents.ALL_DOCUMENTS_LABEL, help=documents.ALL_DOCUMENTS_HELP
+)
+offered = view.studies_offered(queries_provenance.testbeds_with_data(where), everything)
+study = url.select("study", "Study", offered, format_func=view.STUDY_NAMES.get)
+url.publish({"study": study}, only=("study",))
+if study is None:
+    st.info(
+        "No study is about a testbed this warehouse holds data of: switch on "
+        f"'{documents.ALL_DOCUMENTS_LABEL}' to see the studies."
+    )
+else:
+    STUDIES[study]()

@@ -118,8 +118,10 @@ def result_choices(results: pl.DataFrame) -> dict[str, str]:
 
 # Source-file columns shown, in order: `path` is relative to the folder the result's files
 # were found in (relative_paths); the full paths are in an expander.
+# `path_in_root`: the path within the folder given to `ingest load` (NULL for files loaded
+# before loads recorded it), the path the report's provenance appendix prints.
 FILE_COLUMNS = [
-    "file_role", "path", "source_format", "tool_version", "parser_version",
+    "file_role", "path", "path_in_root", "source_format", "tool_version", "parser_version",
     "hcibench_case", "size_bytes", "sha256", "loaded_at",
 ]  # fmt: skip
 # More files than this: the relative paths go into an expander too.
@@ -206,7 +208,10 @@ def show_source_files(files: pl.DataFrame | None) -> None:
     show_full_paths(folder, files["source_path"].to_list())
     ui.table(
         files.select([c for c in FILE_COLUMNS if c in files.columns]),
-        column_config={"path": st.column_config.TextColumn("Path", width="large")},
+        column_config={
+            "path": st.column_config.TextColumn("Path", width="large"),
+            "path_in_root": st.column_config.TextColumn("Path in the load folder"),
+        },
     )
 
 

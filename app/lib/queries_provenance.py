@@ -43,6 +43,17 @@ def published_figures(where: str, filters: Filters) -> pl.DataFrame:
 
 
 @cached
+def testbeds_with_data(where: str) -> list[str]:
+    """The testbeds the warehouse holds data of (marts.dim_testbeds: results, host captures or
+    capacity snapshots), whatever the sidebar says: which documents are about this warehouse."""
+    if "is_unknown" not in marts_columns(where).get("dim_testbeds", []):
+        return []
+    sql = "select distinct testbed from marts.dim_testbeds where not is_unknown order by 1"
+    rows = db.read(where, sql)
+    return rows["testbed"].to_list()
+
+
+@cached
 def result_rows_in(where: str, tables: tuple[str, ...], result_id: str) -> dict[str, pl.DataFrame]:
     """One result's rows in each of some marts with `result_id` (checked against
     information_schema), on one connection; marts without rows are left out."""

@@ -126,6 +126,25 @@ class UrlState:
         draw = widget or (st.multiselect if param in self.many else st.selectbox)
         return draw(label, options, key=key, on_change=self.follow, args=(param,), **kwargs)
 
+    def toggle(
+        self, param: str, label: str, *, widget: Callable[..., Any] | None = None, **kwargs: Any
+    ) -> bool:
+        """A switch (`widget`, default st.toggle) the URL can set: `?<param>=1` while it is
+        on, no parameter while it is off (the default view's URL stays clean). A link that
+        says `1` turns it on; otherwise the switch keeps its own state."""
+        key = self.keys[param]
+        if param not in self._restored:
+            self._restored.add(param)
+            if self.in_url(param) == "1" or key not in self._state:
+                self._state[key] = self.in_url(param) == "1"
+        draw = widget or st.toggle
+        on = bool(draw(label, key=key, on_change=self._follow_toggle, args=(param,), **kwargs))
+        self.publish({param: "1" if on else None}, only=(param,))
+        return on
+
+    def _follow_toggle(self, param: str) -> None:
+        self.publish({param: "1" if self.widget(param) else None}, only=(param,))
+
     # --- widget -> URL ---------------------------------------------------------------------
 
     def follow(self, param: str) -> None:

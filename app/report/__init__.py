@@ -25,6 +25,7 @@ import duckdb
 from app.report import content, figures, pdf, render
 from app.report.data import ReportData, ReportError, collect, validation_time
 from app.report.figures import Figure
+from app.report.section import Section
 from app.report.tables import Listing
 
 __all__ = ["FORMATS", "ReportError", "ReportFiles", "Source", "build"]
@@ -152,7 +153,7 @@ def build(
     )
 
 
-def _exported(sections: list[content.Section]) -> list[content.Section]:
+def _exported(sections: list[Section]) -> list[Section]:
     """Every figure of every section exported in one batch (one browser)."""
     drawn = [b for s in sections for b in s.blocks if isinstance(b, Figure)]
     done = iter(figures.exported(drawn))

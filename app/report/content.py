@@ -7,9 +7,6 @@ dashboard's chart builders through app.report.figures) and exported later, all i
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
-
 import polars as pl
 
 from app.lib import charts
@@ -17,30 +14,12 @@ from app.lib.charts import studies as study_charts
 from app.lib.charts.common import PROFILE_ORDER, ordered
 from app.lib.views import scaling as scaling_view
 from app.report import figures, tables
+from app.report.appendix import data_quality, provenance
 from app.report.data import ReportData
 from app.report.figures import Figure
-from app.report.tables import Listing, Table
+from app.report.section import WORKLOAD_COLUMNS, Block, Cover, Section
+from app.report.tables import Listing
 
-Block = Figure | Table | Listing
-
-
-@dataclass(frozen=True)
-class Section:
-    key: str
-    title: str
-    intro: str
-    blocks: tuple[Block, ...] = ()
-    appendix: bool = False
-
-
-@dataclass(frozen=True)
-class Cover:
-    title: str
-    facts: tuple[tuple[str, str], ...]
-    notes: tuple[str, ...] = field(default_factory=tuple)
-
-
-WORKLOAD_COLUMNS = ["read_pct", "block_size_bytes", "random_pct", "outstanding_io", "vm_count"]
 # What a storage-policy profile sets, as the results' labels say it.
 PROFILE_SETTINGS = [
     "ftm", "ftt", "is_checksum", "is_dedupe", "is_compression", "stripe_width", "osr_pct",
@@ -289,21 +268,24 @@ def deltas(data: ReportData) -> Section:
         blocks.append(
             tables.table(
                 "config_deltas",
-                "One-label deltas with their 95 % intervals and significance (the CSV adds "
-                "block size, outstanding I/O and the significance note of every row).",
+                "One-label deltas with their 95 % intervals and verdicts: q-values within the "
+                "testbed's family of deltas, a 5 % minimum effect, and the spread each verdict "
+                "rests on (the CSV adds block size, outstanding I/O, p- and q-values and the "
+                "note of every row).",
                 labelled,
                 [
                     "dimension", "from_value", "to_value", "working_set", "read_pct",
                     "from_iops", "to_iops", "iops_delta_pct", "iops_delta_ci95_low",
-                    "iops_delta_ci95_high", "avg_latency_delta_pct", "is_significant",
+                    "iops_delta_ci95_high", "avg_latency_delta_pct", "verdict",
                 ],
                 csv_frame=labelled.select(
                     c for c in (
                         "dimension", "from_value", "to_value", "working_set", "read_pct",
                         "block_size_bytes", "random_pct", "outstanding_io", "from_iops",
                         "to_iops", "iops_delta_pct", "iops_delta", "iops_delta_ci95_low",
-                        "iops_delta_ci95_high", "avg_latency_delta_pct", "is_significant",
-                        "significance_note",
+                        "iops_delta_ci95_high", "avg_latency_delta_pct", "iops_delta_p_value",
+                        "iops_delta_q_value", "family_size", "is_significant",
+                        "significance_basis", "verdict", "significance_note",
                     ) if c in labelled.columns
                 ),
             )
@@ -430,11 +412,19 @@ def published_vs_measured(data: ReportData) -> Section:
     rows = data.get("published_vs_measured")
     if rows.is_empty() or not data.document:
         return Section("published", "", "")
+    rows = rows.with_columns(
+        # a documented inconsistency is named where the figure is: status and explanation
+        status=pl.when(pl.col("exception_kind").is_not_null())
+        .then(pl.col("status") + ": " + pl.col("exception_kind").str.replace_all("_", " "))
+        .otherwise(pl.col("status")),
+        explanation=pl.coalesce(pl.col("exception_reason"), pl.col("reason")),
+        # the marts' difference to the printed precision (not 1e-05 of float arithmetic)
+        difference=pl.col("difference").round(3),
+    )
     counts = rows.group_by("status").len().sort("status")
     intro = "Status of the document's figures: " + ", ".join(
         f"{n:,} {s}" for s, n in counts.iter_rows()
     )
-    rows = rows.with_columns(explanation=pl.coalesce(pl.col("exception_reason"), pl.col("reason")))
     table = tables.table(
         "published_vs_measured",
         f"Every figure printed in {data.document} against the value the marts computed "
@@ -446,139 +436,6 @@ def published_vs_measured(data: ReportData) -> Section:
         ],
     )  # fmt: skip
     return Section("published", f"Published vs measured: {data.document}", intro, (table,))
-
-
-def _root(paths: list[str]) -> str:
-    try:
-        return os.path.commonpath(paths) if paths else ""
-    except ValueError:
-        return ""
-
-
-def _file_listing(files: pl.DataFrame) -> Listing:
-    """The source files of each result: one block per result headed by its id and folder, a
-    line per file (role, sha256, name within the folder), then the formats, parser and tool
-    versions the files were read with."""
-    groups = []
-    for (result_id,), part in files.group_by(["result_id"], maintain_order=True):
-        paths = part["source_path"].to_list()
-        folder = os.path.dirname(_root(paths)) if len(paths) == 1 else _root(paths)
-        cut = len(folder) + 1 if folder else 0
-        lines = [f"{row['file_role']:<9} {row['sha256']}  {row['source_path'][cut:]}"
-                 for row in part.iter_rows(named=True)]  # fmt: skip
-        readers = part.select("source_format", "parser_version", "tool_version").unique(
-            maintain_order=True
-        )
-        lines.append(
-            "read with: "
-            + "; ".join(
-                f"{fmt} parser {parser}" + (f" ({tool})" if tool else "")
-                for fmt, parser, tool in readers.iter_rows()
-            )
-        )
-        groups.append((f"{result_id} · {folder or '.'}", tuple(lines)))
-    columns = [
-        "result_id", "file_role", "source_path", "sha256", "source_format", "parser_version",
-        "tool_version",
-    ]  # fmt: skip
-    return Listing(
-        "source_files",
-        "Source files of each result: role, sha256 and name within the result's folder, then "
-        "the formats, parser and tool versions they were read with.",
-        tuple(groups),
-        tables.csv_text(files.select([c for c in columns if c in files.columns])),
-    )
-
-
-def provenance(data: ReportData) -> Section:
-    results = data.get("fct_workload_results")
-    files = data.get("fct_result_source_files")
-    origins = data.get("fct_result_label_origins")
-    blocks: list[Block] = [
-        tables.table(
-            "results",
-            "Every workload result of the report: id (its first 12 characters; the CSV and "
-            "the listing below give it whole), tool, workload and run window.",
-            results,
-            [
-                "result_id", "source_tool", "profile", "working_set", *WORKLOAD_COLUMNS,
-                "started_at", "ended_at",
-            ],
-        )
-    ]  # fmt: skip
-    intro = ""
-    if not files.is_empty():
-        root = _root(files["source_path"].drop_nulls().unique().to_list())
-        if root and len(files["source_path"].unique()) > 1:
-            root = root.rstrip("/")
-            files = files.with_columns(
-                source_path=pl.col("source_path").str.strip_prefix(root + "/")
-            )
-            intro = (
-                f"Source paths are relative to the folder the files were loaded from "
-                f"(…/{os.path.basename(root)})."
-            )
-        blocks.append(_file_listing(files))
-    if not origins.is_empty():
-        root = _root(origins["origin_detail"].drop_nulls().unique().to_list())
-        grouped = (
-            origins.group_by("label_key", "origin")
-            .agg(
-                label_value=pl.col("label_value").drop_nulls().unique().sort().str.join(", "),
-                results=pl.col("result_id").n_unique(),
-            )
-            .sort("label_key", "origin", nulls_last=True)
-        )
-        blocks.append(
-            tables.table(
-                "label_origins",
-                "Where the results' labels came from (run.yaml, --label, the tool's output): "
-                "each label, its origin, its values and how many results it holds for; the "
-                "CSV names the run.yaml of every result.",
-                grouped,
-                ["label_key", "origin", "label_value", "results"],
-                csv_frame=origins.with_columns(
-                    origin_detail=pl.col("origin_detail").str.replace_all(
-                        root + "/", "", literal=True
-                    )
-                )
-                if root
-                else origins,
-            )
-        )
-    return Section("provenance", "Appendix A: provenance", intro, tuple(blocks), appendix=True)
-
-
-def data_quality(data: ReportData) -> Section:
-    dq = data.get("data_quality_results")
-    if dq.is_empty():
-        return Section("data_quality", "", "")
-    summary = (
-        dq.group_by("severity", "success")
-        .agg(count=pl.len())
-        .sort("severity", "success", nulls_last=True)
-    )
-    failed = dq.filter(pl.col("success").not_())
-    blocks: list[Block] = [
-        tables.table(
-            "data_quality_summary",
-            "Expectations of the validation run of this version, by severity and outcome.",
-            summary,
-            ["severity", "success", "count"],
-        )
-    ]
-    if not failed.is_empty():
-        blocks.append(
-            tables.table(
-                "data_quality_failures",
-                "Expectations that did not hold (alerts report; constraints block a publish).",
-                failed,
-                ["severity", "suite", "table_name", "expectation", "unexpected_count", "notes"],
-            )
-        )
-    run_at = tables.cell(dq["run_at"].max())
-    intro = f"Validation run of {run_at} UTC: {dq.height:,} expectations."
-    return Section("data_quality", "Appendix B: data quality", intro, tuple(blocks), appendix=True)
 
 
 BUILDERS = (

@@ -8,7 +8,7 @@ from importlib import resources
 
 import jinja2
 
-from app.report.content import Cover, Section
+from app.report.section import Cover, Section
 
 GENERATED_PREFIX = '<p class="generated">Generated at '
 

@@ -226,11 +226,27 @@ def test_a_run_that_never_reached_steady_state_is_excluded(
     assert result["checks"][0]["status"] == "fail"
 
 
+def test_no_regression_passes_where_no_change_point_was_found(
+    warehouse: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the reference dataset repeats no configuration: marts.change_points is there, empty
+    spec = f"- where: {MICRON}, profile: baseline}}\n  require: {{no_regression: true}}\n"
+    rc, doc, _ = _accept(warehouse, spec, tmp_path, capsys)
+    assert rc == 0
+    assert _checks(doc)["no_regression"]["status"] == "pass"
+
+
 def test_no_regression_is_inconclusive_without_a_change_point_mart(
     warehouse: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # a warehouse built before the change-point mart existed
+    older = tmp_path / "older.duckdb"
+    shutil.copyfile(warehouse, older)
+    with duckdb.connect(str(older)) as con:
+        con.execute("drop table if exists marts.change_points")
+        con.execute("drop view if exists marts.change_points")
     spec = f"- where: {MICRON}, profile: baseline}}\n  require: {{no_regression: true}}\n"
-    rc, doc, _ = _accept(warehouse, spec, tmp_path, capsys)
+    rc, doc, _ = _accept(older, spec, tmp_path, capsys)
     assert rc == 1  # not every rule passed
     assert doc is not None and doc["rules"][0]["status"] == "inconclusive"
     check = _checks(doc)["no_regression"]

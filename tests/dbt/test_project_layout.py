@@ -23,7 +23,9 @@ MARTS = MODELS / "marts"
 # The layers in build order: a model reads models of its own layer or an earlier one (seeds are
 # read by any layer).
 LAYERS = ("staging", "intermediate", "marts", "checks")
-MART_FOLDERS = {"core", "run_detail", "comparisons", "history", "data_quality", "dashboard"}
+MART_FOLDERS = {
+    "core", "run_detail", "comparisons", "history", "data_quality", "dashboard", "reference",
+}  # fmt: skip
 MAX_YML_LINES = 300
 
 _REF = re.compile(r"\bref\(\s*['\"]([a-z0-9_]+)['\"]\s*\)")

@@ -244,3 +244,19 @@ def test_document_line_spans_counted_once_match_counting_from_the_start() -> Non
     naive = [(text.count("\n", 0, d.start) + 1, text.count("\n", 0, d.end) + 1) for d in documents]
     assert len(documents) > 1
     assert _document_lines(text, documents) == naive
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fio: pid=21475, err=13/file:filesetup.c:805, func=open(/x), error=Permission denied\n",
+        "Jobs: 1\nJobs: 0 (f=0)<vm1> fio: pid=7, err=5/file:io_u.c:1, func=io_u error  \r\nok\n",
+        "a\n\nfio: pid=1, err=-22/x fio: pid=2, err=3/y\nb fio: pid=3, err=4/z\t\n",
+        "no errors here\n{\n}\n",
+    ],
+)
+def test_error_lines_in_one_pass_match_the_line_by_line_reading(text: str) -> None:
+    from ingest.parsers.fio.text import error_in, error_lines
+
+    by_line = [error_in(line, n) for n, line in enumerate(text.split("\n"), 1)]
+    assert error_lines(text) == [e for e in by_line if e is not None]

@@ -78,6 +78,11 @@ INPUT_ROOTS: dict[str, tuple[tuple[Path, str], ...]] = {
         (FIXTURES / "vdbench" / "invalid", "tests/fixtures/vdbench/invalid"),
         (FIXTURES / "hcibench" / "results", "tests/fixtures/hcibench/results"),
     ),
+    "published_figures": (
+        # `results`, not `valid`: the app tests' reference warehouse loads every `*/valid`.
+        (FIXTURES / "published_figures" / "results", "tests/fixtures/published_figures/results"),
+        (FIXTURES / "published_figures" / "invalid", "tests/fixtures/published_figures/invalid"),
+    ),
 }
 PARSERS: dict[str, ModuleType] = dict(REGISTERED)
 # Inputs a parser must still be shown, though it does not detect them: the job file beside

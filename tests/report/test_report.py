@@ -12,6 +12,7 @@ Page images of the PDF are saved under tests/report/artifacts/ for review.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import shutil
 import subprocess
@@ -19,9 +20,10 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-import duckdb
 import polars as pl
 import pytest
+
+from tests.app.conftest import query
 
 pytestmark = pytest.mark.slow
 
@@ -58,15 +60,12 @@ def micron(warehouse: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _baseline_cache_read_iops(db: Path) -> float:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        (iops,) = con.execute(
-            "select iops from marts.fct_workload_results where testbed = ? and profile ="
-            " 'baseline' and working_set = 'cache' and read_pct = 100",
-            [TESTBED],
-        ).fetchone()
-    finally:
-        con.close()
+    ((iops,),) = query(
+        db,
+        "select iops from marts.fct_workload_results where testbed = ? and profile ="
+        " 'baseline' and working_set = 'cache' and read_pct = 100",
+        [TESTBED],
+    )
     return iops
 
 
@@ -86,6 +85,33 @@ def test_the_pdf_holds_the_marts_figures_and_vector_charts(micron: Path, warehou
     csvs = sorted((micron / f"{TESTBED}-report-csv").glob("*.csv"))
     assert any(p.name.startswith("figure-") for p in csvs)
     assert any(p.name.startswith("table-") for p in csvs)
+
+
+def test_the_appendix_lists_each_results_files_within_the_load_root_with_sha256(
+    micron: Path, warehouse: Path
+) -> None:
+    # GIVEN the files of the first Micron result, as the loader recorded them
+    files = query(
+        warehouse,
+        "select result_id, load_root, path_in_root, sha256 from marts.fct_result_source_files"
+        " where result_id = (select min(result_id) from marts.fct_workload_results"
+        " where testbed = ?) order by path_in_root",
+        [TESTBED],
+    )
+    assert files and all(root for _, root, _, _ in files), "loaded without a recorded root"
+    html = (micron / f"{TESTBED}-report.html").read_text()
+    # THEN the appendix says paths are within the folder given to `ingest load`
+    assert "relative to the folder given to `ingest load`" in html
+    # ... heads the result with its folder within that root, and lists each file's sha256
+    # beside its path within the result's folder; the absolute path is not printed
+    result_id, root = files[0][:2]
+    folder = os.path.commonpath([path for _, _, path, _ in files])
+    if len(files) == 1:
+        folder = os.path.dirname(folder)
+    assert f"<h4>Result {result_id} · {folder}</h4>" in html
+    for _, _, path, sha in files:
+        assert re.search(rf"{sha}\s+{re.escape(path[len(folder) + 1 :])}\n", html), path
+        assert f"{root}/{path}" not in html
 
 
 class _Urls(HTMLParser):
@@ -181,15 +207,12 @@ def test_a_scaling_testbeds_report_draws_iops_per_node_by_node_count(
     assert "Nodes in the cluster" in text and "IOPS per node (IO/s)" in text
     (csv_file,) = (tmp_path / f"{testbed}-report-csv").glob("figure-*-per_node_iops.csv")
     plotted = pl.read_csv(csv_file)
-    con = duckdb.connect(str(warehouse), read_only=True)
-    try:
-        expected = con.execute(
-            "select result_id, iops_per_node from marts.scaling_points"
-            " where testbed = ? and iops_per_node is not null order by result_id",
-            [testbed],
-        ).fetchall()
-    finally:
-        con.close()
+    expected = query(
+        warehouse,
+        "select result_id, iops_per_node from marts.scaling_points"
+        " where testbed = ? and iops_per_node is not null order by result_id",
+        [testbed],
+    )
     assert len(expected) >= 2
     got = dict(plotted.select("result_id", "iops_per_node").rows())
     assert got == pytest.approx(dict(expected))

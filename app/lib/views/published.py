@@ -74,6 +74,43 @@ def figures_table(
     )
 
 
+# The documents switch of the pages about documents (Published vs measured, Studies).
+ALL_DOCUMENTS_LABEL = "All documents"
+ALL_DOCUMENTS_HELP = (
+    "Off: only the documents whose testbed has data in this warehouse. On: every document, "
+    "also those of testbeds never loaded (their figures are unmatched)."
+)
+
+
+def documents_about(figures: pl.DataFrame, testbeds: list[str]) -> list[str]:
+    """The documents (`source_document`) with a figure of one of `testbeds`: those a warehouse
+    holding data of `testbeds` can be compared with."""
+    if figures.is_empty():
+        return []
+    about = figures.filter(pl.col("testbed").is_in(list(testbeds)))
+    return sorted(about["source_document"].unique().to_list())
+
+
+def of_documents(rows: pl.DataFrame, documents: list[str] | None) -> pl.DataFrame:
+    """The rows of `documents` (None: every document's)."""
+    if documents is None or rows.is_empty():
+        return rows
+    return rows.filter(pl.col("source_document").is_in(list(documents)))
+
+
+def hidden_note(rows: pl.DataFrame, shown: pl.DataFrame) -> str:
+    """What the switch hides, said under it ('' when it hides nothing)."""
+    hidden = rows.filter(~pl.col("figure_id").is_in(shown["figure_id"].to_list()))
+    if hidden.is_empty():
+        return ""
+    documents = hidden["source_document"].n_unique()
+    return (
+        f"{hidden.height:,} figures of {documents} "
+        f"document{'s' if documents != 1 else ''} about testbeds this warehouse holds no data "
+        f"of are hidden: switch on '{ALL_DOCUMENTS_LABEL}' to see them."
+    )
+
+
 def studies(rows: pl.DataFrame) -> list[str]:
     return sorted(rows["source_document"].unique().to_list())
 

@@ -28,6 +28,14 @@ STUDY_NAMES = {
     "sfd7": "SFD7 vSAN 6.0 scaling (blog)",
     "micron": "Micron vSAN 6.7 SATA (reference architecture)",
 }
+# The testbeds each study is about: a study is offered by default when the warehouse holds
+# data of one of them (the page's documents switch offers all).
+STUDY_TESTBEDS = {
+    "lenovo": (LENOVO,),
+    "samsung": (SAMSUNG,),
+    "sfd7": (SFD7_HYBRID, SFD7_ALLFLASH),
+    "micron": (MICRON,),
+}
 MICRON_NOTE = (
     "One chart per read mix across the four profiles, as the RA prints them (Figures 6-15); "
     "hatched bars and dashed lines are the RA's printed figures."
@@ -191,3 +199,12 @@ def observations(objects: pl.DataFrame, *, testbed: bool = True) -> pl.DataFrame
         name = pl.col("testbed").fill_null(UNLABELLED)
         return objects.with_columns(observation=pl.format("{} · {} · {} · #{}", name, *parts))
     return objects.with_columns(observation=pl.format("{} test · {} · #{}", *parts))
+
+
+def studies_offered(testbeds: list[str], everything: bool) -> list[str]:
+    """The studies (STUDY_NAMES keys) to offer: those about a testbed in `testbeds`, or all."""
+    return [
+        study
+        for study, about in STUDY_TESTBEDS.items()
+        if everything or any(testbed in testbeds for testbed in about)
+    ]

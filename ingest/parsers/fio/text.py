@@ -46,10 +46,22 @@ def error_in(line: str, number: int) -> FioError | None:
     return FioError(number, int(match["err"]), int(match["pid"]), match["rest"])
 
 
+# `_ERROR_LINE` over a whole text at once: the first error of each line, to its end.
+_ERROR_LINES = re.compile(
+    r"fio: pid=(?P<pid>\d+), err=(?P<err>-?\d+)/(?P<rest>[^\n]*?)[^\S\n]*$", re.MULTILINE
+)
+
+
 def error_lines(text: str) -> list[FioError]:
-    """fio's `fio: pid=N, err=E/...` lines, in file order."""
-    found = (error_in(line, number) for number, line in enumerate(text.split("\n"), 1))
-    return [error for error in found if error is not None]
+    """fio's `fio: pid=N, err=E/...` lines, in file order. One regex pass over the text and
+    newlines counted between matches only: a regex call per line was a third of the load of
+    an HCIBench status-interval file (190,000 lines, none of them an error line)."""
+    errors, line, pos = [], 1, 0
+    for match in _ERROR_LINES.finditer(text):
+        line += text.count("\n", pos, match.start())
+        pos = match.start()
+        errors.append(FioError(line, int(match["err"]), int(match["pid"]), match["rest"]))
+    return errors
 
 
 def error_for(code: int, errors: Iterable[FioError], used: set[int]) -> FioError | None:

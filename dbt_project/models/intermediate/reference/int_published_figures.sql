@@ -1,20 +1,35 @@
-{#- One row per published figure (seed published_results) with the mart
+{#- One row per published figure (seed published_results, and a user's own
+    figures files: stg_published_figures__figures, whose `figures_file`
+    names the file; NULL for the seed's) with the mart
     that holds its metric (NULL: no mart computes it), its tolerance (half
     a unit of the last digit printed) and, for a number printed scaled
     down (K, M, GB/s), its truncation unit (one unit of the last digit:
     "345K" holds for 345,000 <= m < 346,000 as well). -#}
 with
 
-{{ import_ctes(['published_results']) }},
+{{ import_ctes(['published_results', 'stg_published_figures__figures']) }},
+
+figures as (
+
+    select
+        published_results.*,
+        cast(null as varchar) as figures_file
+    from published_results
+
+    union all by name
+
+    select * from stg_published_figures__figures
+
+),
 
 figures_toleranced as (
 
     select
-        published_results.*,
+        figures.*,
         case
             {%- for mart, metrics in published_metrics().items() %}
                 when
-                    published_results.metric in (
+                    figures.metric in (
                         {%- for metric in metrics %}
                             '{{ metric }}'{{ "," if not loop.last }}
                         {%- endfor %}
@@ -23,13 +38,13 @@ figures_toleranced as (
             {%- endfor %}
         end as target_mart,
         {{ half_unit_of_last_printed_digit(
-            'published_results.value', 'published_results.value_as_printed'
+            'figures.value', 'figures.value_as_printed'
         ) }} as tolerance,
         {{ truncation_unit(
-            'published_results.value', 'published_results.value_as_printed'
+            'figures.value', 'figures.value_as_printed'
         ) }} as truncation_unit
 
-    from published_results
+    from figures
 
 )
 

@@ -4,7 +4,8 @@
     (label_source_file_id: the -res.txt summary of a result known only from
     HCIBench), and the other files of its HCIBench test case loaded under
     the same labels (parameter files, configs, resource usage). Each file
-    carries its path in full, format, parser version and the version the
+    carries its path in full and, when loaded since loads record it, relative
+    to the PATH argument of `ingest load` it lay under (load_root), format, parser version and the version the
     tool printed (fio --version, Vdbench's build, HCIBench's release as the
     case layout tells it). -#}
 with
@@ -125,6 +126,8 @@ files_described as (
         -- dimensions
         files_ranked.file_role,
         stg_ingest__source_files.source_path,
+        stg_ingest__source_files.load_root,
+        stg_ingest__source_files.path_in_root,
         stg_ingest__source_files.source_folder,
         stg_ingest__source_files.source_format,
         stg_ingest__source_files.parser_version,

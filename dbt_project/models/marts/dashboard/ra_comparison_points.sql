@@ -29,7 +29,7 @@ published_results as (
         regexp_replace(
             figure_id, '-(iops|lat|latency)(-|$)', '\2'
         ) as figure_stem
-    from {{ ref('published_results') }}
+    from {{ ref('published_figures') }}
     where
         metric in ('iops', 'avg_latency_ms')
         and read_pct is not null

@@ -17,6 +17,11 @@ renamed as (
         path as source_path,
         name as source_name,
         folder as source_folder,
+        -- where `ingest load` found it (NULL: loaded before loads recorded it)
+        {{ column_or_null(source('ingest', 'source_files'), 'load_root') }}
+            as load_root,
+        {{ column_or_null(source('ingest', 'source_files'), 'path_in_root') }}
+            as path_in_root,
         format as source_format,
         parser_version,
         result_per,
