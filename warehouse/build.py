@@ -26,7 +26,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from warehouse import build_state
+from warehouse import build_state, reviews
 from warehouse.base import REPO_ROOT, Warehouse
 from warehouse.build_state import BuildPlan, BuildState, SourceTable
 from warehouse.child import run_child, run_exclusive
@@ -46,7 +46,8 @@ BUILD_DESCRIPTION = (
     "seeds, tests, the packages the Python models import, the dbt version or the profile "
     "changed (or with --full); else only the "
     "tables downstream of the raw tables that gained or lost rows (a load, a reload, a "
-    "prune), with their data tests; else nothing. dbt's unit tests run in the test command, "
+    "prune, or the change-point reviews copied in first), with their data tests; else "
+    "nothing. dbt's unit tests run in the test command, "
     "not here. Extra arguments (after `--`) go to a plain `dbt build`, which then rebuilds "
     "in full next time."
 )
@@ -128,6 +129,10 @@ def run_build(
     per step. The page and the CLI call this."""
     say = progress or (lambda _line: None)
     extra = list(dbt_args or [])
+    # Change-point reviews live outside the rebuilt marts: dbt reads their copy, refreshed
+    # first, so a new decision is a changed source (warehouse.reviews).
+    if reviews.copy_store_into_warehouse(wh):
+        say("review decisions copied into the warehouse")
     with wh.exclusive(writes=False):
         plan, _ = _plan(wh, full or bool(extra))
     if plan.kind == "nothing":
@@ -151,9 +156,13 @@ def run_build(
 def build(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
     """`ingest build`: what changed (`run_build`); extra arguments (after `--`) go to dbt."""
     extra = [a for i, a in enumerate(args.dbt_args) if (i, a) != (0, "--")]
-    outcome = run_build(
-        wh, full=args.full, dbt_args=extra, progress=lambda line: console.print(escape(line))
-    )
+    try:
+        outcome = run_build(
+            wh, full=args.full, dbt_args=extra, progress=lambda line: console.print(escape(line))
+        )
+    except reviews.ReviewError as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}; nothing was built")
+        return 1
     if outcome.status == 0 and outcome.plan.kind != "nothing":
         console.print(f"built; not yet on the dashboard: {PUBLISH_HINT}")
     return outcome.status

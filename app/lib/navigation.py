@@ -34,6 +34,7 @@ PAGES = (
     PageSpec("app_pages/capacity.py", "Capacity", ":material/storage:"),
     PageSpec("app_pages/scaling.py", "Scaling", ":material/trending_up:"),
     PageSpec("app_pages/studies.py", "Studies", ":material/library_books:"),
+    PageSpec("app_pages/history.py", "History", ":material/timeline:"),
     PageSpec("app_pages/run_explorer.py", "Run explorer", ":material/search:"),
     PageSpec("app_pages/compare.py", "Compare", ":material/compare_arrows:"),
     PageSpec("app_pages/published.py", "Published vs measured", ":material/menu_book:"),

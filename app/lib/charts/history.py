@@ -1,0 +1,149 @@
+"""A result series over time: its runs, the runs left out of detection, its change points and
+the before/after means with their 95 % intervals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+import polars as pl
+
+from app.lib.charts.common import (
+    MARK_COLOR,
+    PALETTE,
+    TEMPLATE,
+    axis_title,
+    empty_figure,
+    with_subtitle,
+)
+
+# A point detection ran on (history_points.exclusion is NULL); others carry their exclusion.
+DETECTED = "detected on"
+EXCLUDED_COLOR = "#888888"
+BAND_COLOR = "rgba(0, 114, 178, 0.15)"
+CHANGES = "change points"
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """The runs between two change points (or a series end), with their mean and its 95 %
+    interval as marts.change_points gives them."""
+
+    first_at: object
+    last_at: object
+    mean: float
+    ci95_low: float | None
+    ci95_high: float | None
+
+
+def _hover(measure: str) -> str:
+    return "%{x|%Y-%m-%d %H:%M} UTC<br>" + axis_title(measure) + ": %{y:,.4g}<br>%{text}"
+
+
+def _points(part: pl.DataFrame, measure: str, *, name: str, excluded: bool) -> go.Scatter:
+    """One trace of runs; each point carries its result id (customdata) for the run explorer."""
+    reason = [f"left out: {k}" if excluded else "detection ran on it" for k in part["point_kind"]]
+    return go.Scatter(
+        x=part["started_at"].to_list(),
+        y=part["value"].to_list(),
+        mode="markers" if excluded else "lines+markers",
+        name=name,
+        marker={
+            "color": EXCLUDED_COLOR if excluded else PALETTE[0],
+            "symbol": "x" if excluded else "circle",
+            "size": 10 if excluded else 7,
+        },
+        line={"color": PALETTE[0], "width": 1},
+        text=reason,
+        customdata=part["result_id"].to_list(),
+        hovertemplate=_hover(measure) + "<extra></extra>",
+    )
+
+
+def _band(fig: go.Figure, segment: Segment, show_legend: bool) -> None:
+    """The segment's mean as a line, its 95 % interval as a shaded band."""
+    xs = [segment.first_at, segment.last_at]
+    if segment.ci95_low is not None and segment.ci95_high is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=[*xs, *reversed(xs)],
+                y=[segment.ci95_low, segment.ci95_low, segment.ci95_high, segment.ci95_high],
+                mode="lines",
+                fill="toself",
+                fillcolor=BAND_COLOR,
+                line={"width": 0},
+                name="95 % interval of the mean",
+                legendgroup="interval",
+                showlegend=show_legend,
+                hoverinfo="skip",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=[segment.mean, segment.mean],
+            mode="lines",
+            line={"color": PALETTE[2], "width": 2, "dash": "dash"},
+            name="mean between change points",
+            legendgroup="mean",
+            showlegend=show_legend,
+            hovertemplate=f"mean {segment.mean:,.4g}<extra></extra>",
+        )
+    )
+
+
+def history_chart(
+    series: pl.DataFrame,
+    changes: pl.DataFrame,
+    bands: Sequence[Segment],
+    *,
+    measure: str,
+    title: str,
+    subtitle: str = "",
+) -> go.Figure:
+    """`series`: views.history.one_series rows; `changes`: its change points (with their
+    review state); `bands`: views.history.segments; `subtitle`: the detector and its
+    parameters."""
+    if series.is_empty():
+        return empty_figure(title)
+    fig = go.Figure()
+    for i, segment in enumerate(bands):
+        _band(fig, segment, show_legend=i == 0)
+    kept = series.filter(pl.col("point_kind") == DETECTED)
+    fig.add_trace(_points(kept, measure, name="runs", excluded=False))
+    for kind in sorted(set(series["point_kind"].to_list()) - {DETECTED}):
+        part = series.filter(pl.col("point_kind") == kind)
+        fig.add_trace(_points(part, measure, name=f"left out: {kind}", excluded=True))
+    if not changes.is_empty():
+        at = changes.join(series.select("result_id", "value"), on="result_id", how="left")
+        labels = [
+            f"{pct:+.1f} % ({state})"
+            for pct, state in at.select("change_pct", "review_state").iter_rows()
+        ]
+        fig.add_trace(
+            go.Scatter(
+                x=at["started_at"].to_list(),
+                y=at["value"].to_list(),
+                mode="markers+text",
+                name=CHANGES,
+                marker={"color": MARK_COLOR, "symbol": "diamond-open", "size": 16},
+                text=labels,
+                textposition="top center",
+                customdata=at["result_id"].to_list(),
+                hovertemplate="first run after the change<br>%{x|%Y-%m-%d %H:%M} UTC<br>"
+                "%{text}<extra></extra>",
+            )
+        )
+        for when in at["started_at"].to_list():
+            fig.add_shape(
+                type="line", x0=when, x1=when, y0=0, y1=1, yref="paper",
+                line={"color": MARK_COLOR, "dash": "dot", "width": 1},
+            )  # fmt: skip
+    fig.update_layout(
+        template=TEMPLATE,
+        title=title,
+        xaxis_title="Run start (UTC)",
+        yaxis_title=axis_title(measure),
+    )
+    return with_subtitle(fig, subtitle)
