@@ -12,7 +12,7 @@ import yaml
 
 from app.lib.navigation import PAGES
 from tests.dbt.conftest import DBT_PROJECT
-from tests.dbt.test_project_layout import _layer, _models
+from tests.dbt.test_project_layout import _layer, _models, relation_name
 
 APP_URL = "http://localhost:8501/"
 _REF = re.compile(r"^ref\(\s*'([a-z0-9_]+)'\s*\)$")
@@ -75,21 +75,10 @@ def test_pages_depend_on_marts_and_seeds_only() -> None:
         assert set(read) <= marts, f"{name} depends on {sorted(set(read) - marts)}"
 
 
-_ALIAS = re.compile(r"config\(\s*alias\s*=\s*['\"]([a-z0-9_]+)['\"]")
-
-
-def _relation(node: str) -> str:
-    """The table a model node is stored as: its `config(alias=...)`, else its name
-    (published_figures is stored as marts.published_results)."""
-    path = _models().get(node)
-    found = _ALIAS.search(path.read_text(encoding="utf-8")) if path else None
-    return found.group(1) if found else node
-
-
 def test_the_report_exposure_names_exactly_the_marts_the_report_reads() -> None:
     from app.report.data import MARTS
 
     exposure = _exposures()["ra_report"]
     refs = {_REF.match(ref).group(1) for ref in exposure["depends_on"]}
-    assert {_relation(ref) for ref in refs} == set(MARTS)
+    assert {relation_name(ref) for ref in refs} == set(MARTS)
     assert refs <= _mart_relations()
