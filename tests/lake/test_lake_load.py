@@ -150,7 +150,9 @@ def test_two_loaders_at_once_store_every_file_once(
 
     # AND the same files loaded into a warehouse file give the same raw rows, minus ids
     db = tmp_path / "w.duckdb"
-    load_items(FileWarehouse(db), Walk(files), cli_labels={}, known_paths={str(f) for f in files})
+    # each file a PATH argument of its own, as the loaders above were given them
+    paths = [str(f) for f in files]
+    load_items(FileWarehouse(db), Walk(files), cli_labels={}, known_paths=set(paths), roots=paths)
     with duckdb.connect(str(db), read_only=True) as file_con:
         assert without_ids(con) == without_ids(file_con)
 
