@@ -80,11 +80,20 @@ def _dbt_build(wh: Warehouse, extra: list[str]) -> list[str]:
     return [*cmd, *wh.dbt_args(), *extra]
 
 
+def built_for(dbt_args: list[str], catalog: str) -> list[str]:
+    """What a build is made for besides the code: dbt's target and the catalog its views name."""
+    return [*dbt_args, f"catalog={catalog}"]
+
+
 def _current(wh: Warehouse, tables: list[SourceTable]) -> tuple[BuildState | None, BuildState]:
     """The recorded state and the warehouse's current one (read under the caller's hold)."""
-    code = build_state.code_hash(DBT_PROJECT, wh.dbt_args())
     con = wh.connect_writer()
     try:
+        # dbt's views name their catalog (`"warehouse".staging...`, the file's name): a copied
+        # or renamed warehouse file keeps views that name the old one, which only a full
+        # build makes again, so the catalog is part of what a build was made for
+        (catalog,) = con.execute("select current_database()").fetchone()
+        code = build_state.code_hash(DBT_PROJECT, built_for(wh.dbt_args(), catalog))
         current = BuildState(code, build_state.fingerprints(con, tables))
         return build_state.read_state(con), current
     finally:
@@ -99,7 +108,8 @@ def _record(wh: Warehouse, state: BuildState | None) -> None:
         con.close()
 
 
-def _plan(wh: Warehouse, full: bool) -> tuple[BuildPlan, BuildState]:
+def plan_build(wh: Warehouse, full: bool) -> tuple[BuildPlan, BuildState]:
+    """What `ingest build` would run now, and the state it would record (dbt not started)."""
     tables = build_state.source_tables(DBT_PROJECT)
     previous, current = _current(wh, tables)
     if full:
@@ -134,12 +144,12 @@ def run_build(
     if reviews.copy_store_into_warehouse(wh):
         say("review decisions copied into the warehouse")
     with wh.exclusive(writes=False):
-        plan, _ = _plan(wh, full or bool(extra))
+        plan, _ = plan_build(wh, full or bool(extra))
     if plan.kind == "nothing":
         say(f"nothing to build: {plan.reason}")
         return BuildOutcome(0, plan)
     with wh.exclusive(writes=True) as fds:
-        plan, current = _plan(wh, full or bool(extra))  # again: a load may have come between
+        plan, current = plan_build(wh, full or bool(extra))  # again: a load may have come between
         if plan.kind == "nothing":
             say(f"nothing to build: {plan.reason}")
             return BuildOutcome(0, plan)

@@ -213,7 +213,9 @@ def plan(previous: BuildState | None, current: BuildState, tables: list[SourceTa
         return BuildPlan("full", "no record of an earlier `ingest build` in this warehouse")
     if previous.code_hash != current.code_hash:
         return BuildPlan(
-            "full", "models, macros, seeds, tests, the dbt version or the profile changed"
+            "full",
+            "models, macros, seeds, tests, the dbt version, the profile or the warehouse's"
+            " catalog (a copied or renamed file) changed",
         )
     changed = tuple(
         t

@@ -9,8 +9,7 @@ from tests.conftest import SAMPLES
 from tests.lake.test_lake_build import finish, lake_env, start
 from tests.reliability.conftest import REJECTED_SAMPLES
 from warehouse import LakeWarehouse, build_state, ducklake
-from warehouse.build import DBT_PROJECT
-from warehouse.build_state import BuildState
+from warehouse.build import plan_build
 
 HELD_BACK = "fioplot__fio-3.14__randread-1-1.json"
 # A full lake build runs every node on one thread (profiles.yml): minutes on a busy host.
@@ -22,16 +21,8 @@ def run(env: dict[str, str], *args: str) -> str:
 
 
 def _plan(lake: LakeWarehouse) -> build_state.BuildPlan:
-    tables = build_state.source_tables(DBT_PROJECT)
-    con = ducklake.connect(lake, read_only=True)
-    try:
-        current = BuildState(
-            build_state.code_hash(DBT_PROJECT, lake.dbt_args()),
-            build_state.fingerprints(con, tables),
-        )
-        return build_state.plan(build_state.read_state(con), current, tables)
-    finally:
-        con.close()
+    """What `ingest build` would do now (its own planning, dbt not started)."""
+    return plan_build(lake, full=False)[0]
 
 
 def test_a_lake_build_after_one_more_file_builds_only_its_tables(lake_target, tmp_path):

@@ -20,7 +20,7 @@ from tests.conftest import SAMPLES
 from tests.lake.test_lake_build import _rows, _sorted, mart_relations
 from tests.reliability.conftest import REJECTED_SAMPLES, run_ingest
 from warehouse import build_state
-from warehouse.build import DBT_PROJECT, run_build
+from warehouse.build import DBT_PROJECT, built_for, plan_build, run_build
 from warehouse.build_state import LIVE_SOURCES, BuildState
 from warehouse.file import FileWarehouse
 
@@ -147,11 +147,13 @@ def test_a_changed_seed_or_model_plans_a_full_build(builds, tmp_path, changed):
         prints = build_state.fingerprints(con, tables)
     assert recorded is not None
     # the copy's code is the recorded code: nothing to build
-    same = BuildState(build_state.code_hash(project, []), prints)
+    # (built as inc/warehouse.duckdb: its views name the catalog "warehouse")
+    made_for = built_for([], "warehouse")
+    same = BuildState(build_state.code_hash(project, made_for), prints)
     assert build_state.plan(recorded, same, tables).kind == "nothing"
     with (tmp_path / changed).open("a", encoding="utf-8") as f:
         f.write("\n")
-    edited = BuildState(build_state.code_hash(project, []), prints)
+    edited = BuildState(build_state.code_hash(project, made_for), prints)
     planned = build_state.plan(recorded, edited, tables)
     assert planned.kind == "full" and "changed" in planned.reason
 
@@ -162,10 +164,18 @@ def _fingerprints(db: Path) -> dict[str, str]:
 
 
 def _plan_now(db: Path) -> build_state.BuildPlan:
-    tables = build_state.source_tables(DBT_PROJECT)
-    current = BuildState(build_state.code_hash(DBT_PROJECT, []), _fingerprints(db))
-    with duckdb.connect(str(db), read_only=True) as con:
-        return build_state.plan(build_state.read_state(con), current, tables)
+    """What `ingest build` would do now (its own planning, dbt not started)."""
+    return plan_build(FileWarehouse(db), full=False)[0]
+
+
+def test_a_copied_or_renamed_warehouse_file_is_built_in_full(builds, tmp_path):
+    # dbt's views name the file's catalog ("warehouse".staging...): a changed build keeps the
+    # views, which in a file named otherwise would name a catalog that is not there
+    renamed = tmp_path / "backup-of-warehouse.duckdb"
+    shutil.copy(builds.incremental, renamed)
+    assert _plan_now(builds.incremental).kind == "nothing"
+    planned = _plan_now(renamed)
+    assert planned.kind == "full" and "catalog (a copied or renamed file)" in planned.reason
 
 
 def test_one_more_file_changes_exactly_the_raw_tables_it_wrote(builds, tmp_path):
