@@ -82,6 +82,11 @@ FILTERED_QUERY = {"f_read_pct": ["70"], "f_profile": ["baseline"]}
 FILTERED_SHOWN = {FILTER_LABELS["read_pct"]: ["70% read"], FILTER_LABELS["profile"]: ["baseline"]}
 
 
+# Pages whose charts need data the reference dataset does not have, with the words of their
+# notice: History draws a configuration run again over time, and no study repeats one.
+NO_CHART_ON_REFERENCE = {"app_pages/history.py": "python -m synth history"}
+
+
 def draws_charts(spec: PageSpec) -> bool:
     """The page's script draws a chart whatever the data (its source calls the plot helpers)."""
     source = (Path(__file__).resolve().parents[2] / "app" / spec.path).read_text()
@@ -147,7 +152,11 @@ def test_page_renders_offline_without_error(
     # The chart component really draws in a browser (the own-data warehouse has no data for
     # some pages: they say so instead).
     if draws_charts(spec) and warehouse_name == "reference":
-        assert charts >= 1, f"{spec.title}: no chart on the page"
+        if spec.path in NO_CHART_ON_REFERENCE:  # says why, with the way to data that has one
+            assert NO_CHART_ON_REFERENCE[spec.path] in view.text, spec.title
+            assert charts == 0, spec.title
+        else:
+            assert charts >= 1, f"{spec.title}: no chart on the page"
     assert view.html.count('class="main-svg"') >= charts  # every chart drawn
     assert view.screenshot_png.startswith(b"\x89PNG")
     assert shot.stat().st_size > 20_000  # a blank page compresses to a few KB
