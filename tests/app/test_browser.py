@@ -43,6 +43,7 @@ from app.lib.filters import FILTER_LABELS
 from app.lib.navigation import PAGES, PageSpec
 from app.lib.queries import RESULTS_ORDER
 from harness.chromium import CHROMIUM, HEIGHT, WIDTH, Chromium, is_local
+from tests.app.test_pages import NOT_ON_REFERENCE
 
 pytestmark = [
     pytest.mark.slow,
@@ -80,11 +81,6 @@ CHART_DATA_JS = """JSON.stringify([...document.querySelectorAll('.js-plotly-plot
 # The URL convention: f_<filter> per chosen value, read % as %g.
 FILTERED_QUERY = {"f_read_pct": ["70"], "f_profile": ["baseline"]}
 FILTERED_SHOWN = {FILTER_LABELS["read_pct"]: ["70% read"], FILTER_LABELS["profile"]: ["baseline"]}
-
-
-# Pages whose charts need data the reference dataset does not have, with the words of their
-# notice: History draws a configuration run again over time, and no study repeats one.
-NO_CHART_ON_REFERENCE = {"app_pages/history.py": "python -m synth history"}
 
 
 def draws_charts(spec: PageSpec) -> bool:
@@ -152,8 +148,8 @@ def test_page_renders_offline_without_error(
     # The chart component really draws in a browser (the own-data warehouse has no data for
     # some pages: they say so instead).
     if draws_charts(spec) and warehouse_name == "reference":
-        if spec.path in NO_CHART_ON_REFERENCE:  # says why, with the way to data that has one
-            assert NO_CHART_ON_REFERENCE[spec.path] in view.text, spec.title
+        if spec.path in NOT_ON_REFERENCE:  # says why, with the way to data that has one
+            assert NOT_ON_REFERENCE[spec.path] in view.text, spec.title
             assert charts == 0, spec.title
         else:
             assert charts >= 1, f"{spec.title}: no chart on the page"
