@@ -10,11 +10,14 @@ and in a fresh process:
 - 100      `python -m ingest build` after loading 100 more
 - nothing  `python -m ingest build` with nothing changed
 - main     `bash scripts/main.sh --no-serve` again, on the unchanged warehouse
+- anchor   `dbt build` of a one-model dbt-duckdb project (dbt's fixed cost: start-up,
+           parse, one table), timed in the same rounds as the figures above
 
 The added files are a real fio JSON sample with the job renamed (`bench-<n>-...`), so each
 is a new file with its own result. Targets (issue 30, this 2-core machine): the one-file
 build at most 10 s and at most a third of the full build; the main job on an unchanged
-warehouse at most 20 s. Usage:
+warehouse at most 20 s; issue 32: with nothing changed at most 4x the anchor, the full
+build at most 6x. Usage:
 
     python -m benchmarks.bench_build [--repeat 1] [--fresh]
 """
@@ -38,6 +41,16 @@ JOB_NAME = '"jobname" : "'
 ONE_FILE_MAX_S = 10.0
 ONE_FILE_MAX_SHARE = 1 / 3
 MAIN_UNCHANGED_MAX_S = 20.0
+NOTHING_MAX_ANCHORS = 4.0
+FULL_MAX_ANCHORS = 6.0
+ANCHOR_PROJECT = {
+    "dbt_project.yml": "name: anchor\nversion: '1.0'\nconfig-version: 2\nprofile: anchor\n",
+    "profiles.yml": (
+        "anchor:\n  target: dev\n  outputs:\n    dev:\n      type: duckdb\n"
+        "      path: anchor.duckdb\n      threads: 2\n"
+    ),
+    "models/one.sql": "{{ config(materialized='table') }}\nselect 1 as one\n",
+}
 
 
 def _env(db: Path) -> dict[str, str]:
@@ -106,11 +119,35 @@ def after_loading(base: Path, files: int, run: int) -> float:
     return _timed(_ingest("build"), db)
 
 
+def anchor_project(folder: Path) -> Path:
+    """A one-model dbt-duckdb project: what any dbt build costs before the first model."""
+    for name, text in ANCHOR_PROJECT.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def anchor_build(project: Path) -> float:
+    """Seconds of `dbt build` of the one-model project, partial parse kept as ours is."""
+    dbt = Path(sys.executable).with_name("dbt")
+    cmd = [str(dbt), "build", "--project-dir", str(project), "--profiles-dir", str(project)]
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=project, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"the anchor's dbt build exited {done.returncode}:\n{done.stdout[-3000:]}")
+    return seconds
+
+
 def measure(base: Path, repeat: int) -> dict[str, float]:
     # dbt's partial parse for the work path, as a user's warehouse has it after one build
     _timed(_ingest("build", "--", "--select", "stg_fio__runs"), _copy(base))
-    runs: dict[str, list[float]] = {k: [] for k in ("full", "1", "100", "nothing", "main")}
+    project = anchor_project(OUT / "anchor")
+    anchor_build(project)  # its partial parse, as ours has one
+    keys = ("anchor", "full", "1", "100", "nothing", "main")
+    runs: dict[str, list[float]] = {k: [] for k in keys}
     for run in range(repeat):
+        runs["anchor"].append(anchor_build(project))
         runs["full"].append(_timed(_ingest("build", "--full"), _copy(base)))
         runs["1"].append(after_loading(base, 1, run))
         runs["100"].append(after_loading(base, 100, run))
@@ -125,9 +162,11 @@ def _verdict(ok: bool) -> str:
 
 
 def report(times: dict[str, float]) -> list[str]:
-    full, one = times["full"], times["1"]
+    full, one, anchor = times["full"], times["1"], times["anchor"]
     share = one / full
+    nothing_x, full_x = times["nothing"] / anchor, full / anchor
     return [
+        f"anchor: dbt build of a one-model dbt-duckdb project {anchor:5.1f} s",
         f"full build of the reference dataset (--full)    {full:7.1f} s",
         f"build after loading 1 more fio file             {one:7.1f} s  "
         f"({share:.2f} of the full build)",
@@ -138,6 +177,9 @@ def report(times: dict[str, float]) -> list[str]:
         f"one file <= a third of the full build: {_verdict(share <= ONE_FILE_MAX_SHARE)}; "
         f"main job unchanged <= {MAIN_UNCHANGED_MAX_S:.0f} s: "
         f"{_verdict(times['main'] <= MAIN_UNCHANGED_MAX_S)}",
+        f"nothing changed {nothing_x:.2f}x the anchor (<= {NOTHING_MAX_ANCHORS:.0f}x: "
+        f"{_verdict(nothing_x <= NOTHING_MAX_ANCHORS)}); full build {full_x:.2f}x the anchor "
+        f"(<= {FULL_MAX_ANCHORS:.0f}x: {_verdict(full_x <= FULL_MAX_ANCHORS)})",
     ]
 
 

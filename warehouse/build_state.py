@@ -10,10 +10,11 @@ reload of changed content or a prune changes it; `raw.source_files` has no such 
 hashed row by row). The next build compares:
 
 - no record, or other code: a full build (views, tables, seeds, data tests);
-- the same code, some source tables changed: only the tables downstream of those sources,
-  with their data tests (`dbt build --select source:S.T+,config.materialized:table ...`).
-  Views need no rebuild: their SQL is the same and they read the tables live. Seeds are
-  unchanged by definition (they are code);
+- the same code, some source tables changed: the tables downstream of those sources and
+  every data test downstream of them, on tables and views alike (`dbt build --select
+  source:S.T+,config.materialized:table source:S.T+,resource_type:test ...`): a changed
+  build checks the changed data as a full build does. Views need no rebuild: their SQL is
+  the same and they read the tables live. Seeds are unchanged by definition (they are code);
 - nothing changed: nothing to build.
 
 The fingerprints are taken before dbt starts and recorded only after it succeeded, so a load
@@ -88,8 +89,13 @@ class BuildPlan:
     changed: tuple[SourceTable, ...] = ()
 
     def selectors(self) -> list[str]:
-        """dbt `--select` terms: the tables downstream of each changed source."""
-        return [f"{s.selector}+,config.materialized:table" for s in self.changed]
+        """dbt `--select` terms: the tables downstream of each changed source, and every data
+        test downstream of it (a test of a view reads the changed rows through the view)."""
+        return [
+            f"{s.selector}+,{kind}"
+            for s in self.changed
+            for kind in ("config.materialized:table", "resource_type:test")
+        ]
 
 
 def source_tables(project: Path) -> list[SourceTable]:

@@ -202,18 +202,36 @@ def test_one_more_file_changes_exactly_the_raw_tables_it_wrote(builds, tmp_path)
     assert _fingerprints(wh.main) == before
 
 
-def test_no_table_reads_a_source_the_build_ignores(tmp_path):
-    """The gate's results change at every publish and start no build: only views read them."""
+def _listed(tmp_path: Path, *args: str) -> list[str]:
+    """`dbt ls` of the project with these arguments (names of the nodes, sorted)."""
     from dbt.cli.main import dbtRunner
 
-    selectors = [f"source:{name}+,config.materialized:table" for name in LIVE_SOURCES]
     listed = dbtRunner().invoke(
         ["ls", "--project-dir", str(DBT_PROJECT), "--profiles-dir", str(DBT_PROJECT),
          "--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs"),
-         "--quiet", "--resource-type", "model", "--select", *selectors]
+         "--quiet", "--output", "name", *args]
     )  # fmt: skip
     assert listed.success, listed.exception
-    assert listed.result == []
+    return sorted(listed.result)
+
+
+def test_a_changed_build_runs_every_data_test_a_full_build_runs_on_the_changed_rows(tmp_path):
+    """Tests of views too: a view is not rebuilt, but its test reads the new rows through it."""
+    fio = [t for t in build_state.source_tables(DBT_PROJECT) if t.source == "fio"]
+    plan = build_state.BuildPlan("changed", "a test", tuple(fio))
+    selected = _listed(tmp_path, "--resource-type", "test", "--select", *plan.selectors())
+    downstream = [f"{t.selector}+" for t in fio]
+    assert selected == _listed(tmp_path, "--resource-type", "test", "--select", *downstream)
+    # among them the tests of the fio staging views, which no table-only selection reaches
+    assert any(name.startswith("not_null_stg_fio__") for name in selected)
+    models = _listed(tmp_path, "--resource-type", "model", "--select", *plan.selectors())
+    assert "fct_workload_results" in models and not any(m.startswith("stg_") for m in models)
+
+
+def test_no_table_reads_a_source_the_build_ignores(tmp_path):
+    """The gate's results change at every publish and start no build: only views read them."""
+    selectors = [f"source:{name}+,config.materialized:table" for name in LIVE_SOURCES]
+    assert _listed(tmp_path, "--resource-type", "model", "--select", *selectors) == []
     # and the sources exist: a renamed one would make this pass for nothing
     declared = {
         source["name"]
