@@ -23,6 +23,7 @@ import argparse
 import json
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -101,21 +102,31 @@ def _formats_writing(tables: list[str]) -> list[str]:
     return sorted(fmt for fmt, module in PARSERS.items() if set(module.TABLES) & set(tables))
 
 
-def _forget(wh: Warehouse, broken: list[str]) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class Forgotten:
+    """A forgotten output: what loads it again as it was loaded (its labels, and the PATH
+    argument it was found under, so its provenance path stays relative to the same root)."""
+
+    path: str
+    labels_json: str
+    load_root: str | None  # NULL for files loaded before roots were recorded
+
+
+def _forget(wh: Warehouse, broken: list[str]) -> list[Forgotten]:
     """Drop the broken raw tables and forget, in one commit, every output of a format that
-    writes them (its rows everywhere, its `raw.source_files` row); return their (path,
-    labels_json). The tables are re-created empty afterwards."""
+    writes them (its rows everywhere, its `raw.source_files` row); return them. The tables
+    are re-created empty afterwards."""
     writer = RawWriter(wh)
     con = writer.con
     try:
         formats = _formats_writing(broken)
         marks = ", ".join("?" for _ in formats)
         rows = con.execute(
-            f"select source_file_id, path, labels_json from raw.source_files "
+            f"select source_file_id, path, labels_json, load_root from raw.source_files "
             f"where format in ({marks}) order by source_file_id",
             formats,
         ).fetchall()
-        ids = [file_id for file_id, _, _ in rows]
+        ids = [file_id for file_id, *_ in rows]
 
         def forget() -> None:
             for table in broken:
@@ -136,15 +147,19 @@ def _forget(wh: Warehouse, broken: list[str]) -> list[tuple[str, str]]:
         ensure_schema(con, wh)  # the dropped tables, empty again
     finally:
         writer.close()
-    return [(path, labels) for _, path, labels in rows]
+    return [Forgotten(path, labels, root) for _, path, labels, root in rows]
 
 
-def _reload(wh: Warehouse, forgotten: list[tuple[str, str]], console: Console) -> int:
+def _reload(wh: Warehouse, forgotten: list[Forgotten], console: Console) -> int:
     """Load the forgotten outputs again, one load per label set, walking their folders whole
-    (siblings tell an HCIBench case) but loading only them."""
+    (siblings tell an HCIBench case) but loading only them, under the PATH arguments they
+    were first loaded from (each file's path stays relative to its own root)."""
     by_labels: dict[str, set[str]] = defaultdict(set)
-    for path, labels in forgotten:
-        by_labels[labels].add(path)
+    roots: dict[str, set[str]] = defaultdict(set)
+    for output in forgotten:
+        by_labels[output.labels_json].add(output.path)
+        if output.load_root:
+            roots[output.labels_json].add(output.load_root)
     status = 0
     for labels, paths in by_labels.items():
         on_disk = {p for p in paths if Path(p.split(ARCHIVE_SEP, 1)[0]).is_file()}
@@ -156,7 +171,11 @@ def _reload(wh: Warehouse, forgotten: list[tuple[str, str]], console: Console) -
         folders = sorted({Path(p.split(ARCHIVE_SEP, 1)[0]).parent for p in on_disk})
         walk = Walk(folders)
         summary = load_items(
-            wh, _only(walk, on_disk), cli_labels=json.loads(labels), known_paths=walk.known_paths
+            wh,
+            _only(walk, on_disk),
+            cli_labels=json.loads(labels),
+            known_paths=walk.known_paths,
+            roots=sorted(roots[labels]),
         )
         stored = len(summary.stored)
         console.print(f"loaded again: {stored} of {len(on_disk)} outputs", soft_wrap=True)

@@ -55,11 +55,24 @@ def data_files(tgt, table: str) -> list[str]:
         con.close()
 
 
+def provenance(tgt) -> list[tuple[str, str, str]]:
+    """Each stored output's path, the PATH argument it was loaded under and its path there."""
+    con = read(tgt)
+    try:
+        return con.execute(
+            "select path, load_root, path_in_root from raw.source_files order by path"
+        ).fetchall()
+    finally:
+        con.close()
+
+
 def test_a_lost_data_file_is_found_and_repaired(lake_target, tmp_path: Path) -> None:
     files = fio_files(tmp_path / "fio", FILES)
     rc, out = load(lake_target, files, PERF_INGEST_BATCH_FILES="6")
     assert rc == 0, out
     before = table_counts(lake_target)
+    placed = provenance(lake_target)
+    assert all(root for _, root, _ in placed)  # every output knows the PATH it was loaded from
     healthy = check(lake_target)
     assert healthy.returncode == 0 and "none is missing" in healthy.stdout
     victim = data_files(lake_target, "fio_job_directions")[1]
@@ -86,3 +99,5 @@ def test_a_lost_data_file_is_found_and_repaired(lake_target, tmp_path: Path) -> 
     after = check(lake_target)
     assert after.returncode == 0 and "none is missing" in after.stdout
     assert table_counts(lake_target) == before
+    # loaded again under the root it was first loaded from: provenance paths unchanged
+    assert provenance(lake_target) == placed
