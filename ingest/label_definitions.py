@@ -11,7 +11,6 @@ generated file is not current). So the loader never accepts a value the models c
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import re
@@ -23,10 +22,11 @@ from typing import Any
 
 from ingest.parsers._common import parse_size_bytes
 from warehouse import REPO_ROOT
+from warehouse.label_seed import LABEL_SEED, LABEL_TYPES, LabelRow, read_label_rows
 
-CSV_PATH = REPO_ROOT / "dbt_project" / "seeds" / "label_definitions.csv"
+CSV_PATH = LABEL_SEED
 MACRO_PATH = REPO_ROOT / "dbt_project" / "macros" / "label_definitions.sql"
-TYPES = ("text", "int", "bool", "choice", "text_list", "size")
+TYPES = LABEL_TYPES
 # A text label is a name (testbed, profile, version), not a document.
 MAX_TEXT_CHARS = 256
 MAX_LIST_ITEMS = 64
@@ -35,16 +35,8 @@ _NOT_ONE_SIZE = re.compile(r"[,:/\-+]")
 
 
 @dataclass(frozen=True, slots=True)
-class LabelDefinition:
-    """One row of label_definitions.csv."""
-
-    key: str  # `nodes`, or `workload.read_pct` for a key of the workload map
-    type: str
-    min_value: int | None
-    max_value: int | None
-    allowed: tuple[str, ...]
-    unit: str
-    meaning: str
+class LabelDefinition(LabelRow):
+    """One row of label_definitions.csv, with the loader's check of a value."""
 
     def check(self, value: Any) -> Any:
         """The value as stored (canonical choice, bytes for a size); ValueError says why not."""
@@ -132,27 +124,8 @@ _CHECKS = {
 }
 
 
-def _optional_int(text: str) -> int | None:
-    return int(text) if text.strip() else None
-
-
-def _row(row: dict[str, str]) -> LabelDefinition:
-    if row["type"] not in TYPES:
-        raise ValueError(f"{CSV_PATH}: label {row['key']}: unknown type {row['type']!r}")
-    return LabelDefinition(
-        key=row["key"],
-        type=row["type"],
-        min_value=_optional_int(row["min_value"]),
-        max_value=_optional_int(row["max_value"]),
-        allowed=tuple(a for a in row["allowed_values"].split("|") if a),
-        unit=row["unit"],
-        meaning=row["meaning"],
-    )
-
-
 def read_definitions(path: Path = CSV_PATH) -> dict[str, LabelDefinition]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {d.key: d for d in map(_row, csv.DictReader(handle))}
+    return {d.key: d for d in read_label_rows(path, LabelDefinition)}
 
 
 @cache

@@ -12,29 +12,20 @@ checked there, and a refusal comes back naming the label and what it allows.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse import REPO_ROOT
+from warehouse.label_seed import LABEL_SEED, LabelRow, read_label_rows
 
-SEED = REPO_ROOT / "dbt_project" / "seeds" / "label_definitions.csv"
+SEED = LABEL_SEED
 # How a field shows that nothing was chosen (the label is then not given).
 UNSET = ""
 
 
 @dataclass(frozen=True, slots=True)
-class LabelField:
+class LabelField(LabelRow):
     """One row of label_definitions.csv, as the form draws it."""
-
-    key: str  # `nodes`, or `workload.read_pct`
-    type: str  # text, int, bool, choice, text_list, size
-    min_value: int | None
-    max_value: int | None
-    allowed: tuple[str, ...]
-    unit: str
-    meaning: str
 
     @property
     def title(self) -> str:
@@ -58,25 +49,9 @@ class LabelField:
         return (UNSET, *self.allowed)
 
 
-def _optional_int(text: str) -> int | None:
-    return int(text) if text.strip() else None
-
-
 def read_fields(path: Path = SEED) -> tuple[LabelField, ...]:
     """The form's fields, in the seed's order."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        return tuple(
-            LabelField(
-                key=row["key"],
-                type=row["type"],
-                min_value=_optional_int(row["min_value"]),
-                max_value=_optional_int(row["max_value"]),
-                allowed=tuple(a for a in row["allowed_values"].split("|") if a),
-                unit=row["unit"],
-                meaning=row["meaning"],
-            )
-            for row in csv.DictReader(handle)
-        )
+    return read_label_rows(path, LabelField)
 
 
 def _arg_text(field: LabelField, value: object) -> str | None:
