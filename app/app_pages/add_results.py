@@ -5,11 +5,12 @@ background (app/lib/upload_job.py), and the page says when they are served or wh
 from __future__ import annotations
 
 import datetime as dt
+import shlex
 
 import streamlit as st
 
 from app.lib import label_form, upload_job
-from app.lib.upload_job import State, UploadJob
+from app.lib.upload_job import State, UploadJob, UploadRecord
 
 POLL_S = 2.0
 JOB_KEY = "upload_job_id"
@@ -21,6 +22,11 @@ ENDINGS = {
     State.NOT_PUBLISHED: (
         "error",
         "Validation failed: the dashboard keeps serving the previous version.",
+    ),
+    State.INTERRUPTED: (
+        "warning",
+        "The server stopped while this upload ran; its files are kept. These commands finish "
+        "it (a file loaded already adds nothing):",
     ),
 }
 
@@ -112,9 +118,39 @@ if not upload_job.uploads_enabled():
     st.info("Uploads are turned off on this dashboard (PERF_UPLOADS=off).")
     st.stop()
 
+
+def _steps_text(record: UploadRecord) -> str:
+    return " · ".join(f"{step.name} {step.exit_code}" for step in record.done) or "-"
+
+
+def uploads_list(records: list[UploadRecord]) -> None:
+    """Every upload to this warehouse that its record tells of, newest first."""
+    if not records:
+        return
+    with st.expander(f"Uploads to this warehouse ({len(records)})"):
+        st.dataframe(
+            {
+                "folder": [r.folder.name for r in records],
+                "state": [str(r.state) for r in records],
+                "steps (exit status)": [_steps_text(r) for r in records],
+                "labels": [" ".join(r.labels) for r in records],
+            },
+            hide_index=True,
+        )
+        for record in records:
+            if record.state is State.INTERRUPTED:
+                kind, text = ENDINGS[State.INTERRUPTED]
+                getattr(st, kind)(
+                    f"`{record.folder.name}`, during {record.step or 'its start'}: {text}"
+                )
+                st.code("\n".join(shlex.join(c) for c in record.finish_commands()), language="bash")
+
+
 upload_form()
 current = upload_job.job(st.session_state.get(JOB_KEY, 0))
 if current is not None and not current.finished.is_set():
     follow(current.id)
 elif current is not None:
     show_job(current)
+if (root := upload_job.uploads_root()) is not None:
+    uploads_list(upload_job.recorded_uploads(root))

@@ -12,7 +12,11 @@ server run one at a time (`_ONE_AT_A_TIME`). Readers keep reading the served ver
 the publish step swaps it.
 
 A job lives in this module's registry, not in a page run: a thread runs it, the page polls
-`job(id)` and finds it again after a rerun or a reload of the session.
+`job(id)` and finds it again after a rerun or a reload of the session. Each job also keeps a
+record beside its folder (`<folder>.job.json`: labels, state, the running step, each step's
+exit status and output), written at every change: the page lists a warehouse's uploads from
+the records, and an upload whose server stopped while it ran shows as interrupted, with the
+commands that finish it, instead of vanishing with the server's memory.
 
 Settings: `PERF_UPLOADS=off` turns uploads off (a read-only deployment); the size of one
 upload is capped by Streamlit's `server.maxUploadSize` (app/.streamlit/config.toml); uploads
@@ -24,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import itertools
+import json
 import os
 import re
 import shutil
@@ -31,7 +36,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import warehouse
@@ -47,6 +52,8 @@ _LOADED = re.compile(r"^Summary: (\d+) loaded", re.MULTILINE)
 PLAIN_OUTPUT = {"NO_COLOR": "1", "TERM": "dumb", "DBT_USE_COLORS": "false", "COLUMNS": "120"}
 # dbt's count of the nodes it runs, in each line: "  12 of 544 START sql view model ...".
 _COUNTED = re.compile(r"\b(\d+) of (\d+) (?:START|OK|PASS|ERROR|FAIL|WARN|SKIP)\b")
+# A job's record sits beside its folder, not in it: the load step walks the folder.
+RECORD_SUFFIX = ".job.json"
 # A file name from the browser, reduced to a name that is safe in one folder.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
@@ -123,6 +130,7 @@ class State(enum.StrEnum):
     LABELS_REFUSED = "labels refused"  # `ingest load` refused a label: nothing was loaded
     FAILED = "failed"  # a step failed: the served version stays what it was
     NOT_PUBLISHED = "not published"  # validation failed: the previous version is served
+    INTERRUPTED = "interrupted"  # its server stopped while it ran: the record says where
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +173,64 @@ def step_fraction(lines: list[str]) -> float:
     return 0.0
 
 
+def record_path(folder: Path) -> Path:
+    return folder.with_name(folder.name + RECORD_SUFFIX)
+
+
+def save_record(job: UploadJob) -> None:
+    """Write the job's record whole (a reader never sees half of one)."""
+    record = {
+        "folder": str(job.folder),
+        "labels": list(job.labels),
+        "state": job.state.value,
+        "step": job.step,
+        "done": [asdict(step) for step in job.done],
+        "updated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    path = record_path(job.folder)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    os.replace(partial, path)
+
+
+@dataclass(frozen=True, slots=True)
+class UploadRecord:
+    """An upload as its record tells it, for the page's list of a warehouse's uploads."""
+
+    folder: Path
+    labels: tuple[str, ...]
+    state: State
+    step: str  # the step that was running (an interrupted upload's)
+    done: tuple[StepResult, ...]
+
+    def finish_commands(self) -> list[list[str]]:
+        """What finishes an interrupted upload by hand: its load again (a file loaded
+        already adds nothing), then the build and the publish."""
+        steps = [load_step(self.folder, self.labels), *(c for _, c in build_and_publish_steps())]
+        return [["python", *cmd[1:]] for cmd in steps]
+
+
+def _running_folders() -> set[Path]:
+    return {j.folder for j in _JOBS.values() if not j.finished.is_set()}
+
+
+def _read_record(path: Path, running: set[Path]) -> UploadRecord:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    folder = Path(record["folder"])
+    state = State(record["state"])
+    if state in (State.QUEUED, State.RUNNING) and folder not in running:
+        state = State.INTERRUPTED  # no thread of this server runs it: its server stopped
+    done = tuple(StepResult(**step) for step in record["done"])
+    return UploadRecord(folder, tuple(record["labels"]), state, record["step"], done)
+
+
+def recorded_uploads(root: Path) -> list[UploadRecord]:
+    """Every upload of `root` that has a record, newest first (folders start with their time)."""
+    running = _running_folders()
+    paths = sorted(root.glob(f"*{RECORD_SUFFIX}"), reverse=True) if root.is_dir() else []
+    return [_read_record(path, running) for path in paths]
+
+
 _JOBS: dict[int, UploadJob] = {}
 _IDS = itertools.count(1)
 _ONE_AT_A_TIME = threading.Lock()
@@ -178,6 +244,7 @@ def start(folder: Path, labels: Iterable[str]) -> UploadJob:
     """Run the upload's steps in a thread that outlives the page run."""
     new = UploadJob(next(_IDS), folder, tuple(labels))
     _JOBS[new.id] = new
+    save_record(new)
     threading.Thread(target=run, args=(new,), name=f"upload-{new.id}", daemon=True).start()
     return new
 
@@ -193,6 +260,8 @@ def run(job: UploadJob) -> None:
             job.state = State.FAILED
         finally:
             job.step = ""
+            if job.state is not State.LABELS_REFUSED:  # that folder is gone, and its record
+                save_record(job)
             job.finished.set()
 
 
@@ -200,6 +269,7 @@ def _run_steps(job: UploadJob) -> State:
     load = _step(job, "load", load_step(job.folder, job.labels))
     if load.exit_code == USAGE_ERROR:
         shutil.rmtree(job.folder, ignore_errors=True)  # nothing of it was loaded
+        record_path(job.folder).unlink(missing_ok=True)
         return State.LABELS_REFUSED
     loaded = _LOADED.search(load.output)
     if loaded is None:
@@ -215,6 +285,7 @@ def _run_steps(job: UploadJob) -> State:
 def _step(job: UploadJob, name: str, cmd: list[str]) -> StepResult:
     """Run one command line, keeping its lines as they come for the page's progress."""
     job.step, job.live = name, []
+    save_record(job)
     env = {**os.environ, **PLAIN_OUTPUT}
     with subprocess.Popen(
         cmd,
@@ -230,4 +301,5 @@ def _step(job: UploadJob, name: str, cmd: list[str]) -> StepResult:
             job.live.append(line.rstrip("\n"))
     result = StepResult(name, proc.returncode, "\n".join(job.live))
     job.done.append(result)
+    save_record(job)
     return result

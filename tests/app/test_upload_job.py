@@ -115,3 +115,35 @@ def test_one_fio_file_is_loaded_built_and_served(
     assert (testbed, profile) == ("upload-lab", "baseline")
     assert iops == pytest.approx(expected_iops, rel=1e-9)
     assert path == str(folder / fio_json.name)
+    # the job's record beside its folder tells the same, for the page's list of uploads
+    (record,) = upload_job.recorded_uploads(root)
+    assert record.folder == folder and record.state is upload_job.State.SERVED
+    assert [(s.name, s.exit_code) for s in record.done] == [(s.name, 0) for s in job.done]
+    assert record.done[0].output == job.output("load")
+
+
+def test_an_upload_whose_server_stopped_shows_as_interrupted_with_how_to_finish_it(
+    tmp_path: Path,
+) -> None:
+    folder = upload_job.upload_folder(tmp_path, "run.json", NOW)
+    upload_job.save_files(folder, [("run.json", b"{}")])
+    # what a server wrote before it stopped during the build: the load done, the build running
+    job = upload_job.UploadJob(999, folder, ("testbed=lab 2",), upload_job.State.RUNNING)
+    job.done.append(upload_job.StepResult("load", 0, "Summary: 1 loaded, 0 already loaded"))
+    job.step = "build"
+    upload_job.save_record(job)
+    assert not (folder / f"{folder.name}{upload_job.RECORD_SUFFIX}").exists()  # not walked
+
+    (record,) = upload_job.recorded_uploads(tmp_path)
+    assert record.state is upload_job.State.INTERRUPTED and record.step == "build"
+    assert record.done[0].output == "Summary: 1 loaded, 0 already loaded"
+    load, build, publish = record.finish_commands()
+    assert load == ["python", "-m", "ingest", "load", str(folder), "--label", "testbed=lab 2"]
+    assert (build[3], publish[3]) == ("build", "publish")
+
+    # while a thread of this server still runs a job of that folder, it is not interrupted
+    upload_job._JOBS[job.id] = job
+    try:
+        assert upload_job.recorded_uploads(tmp_path)[0].state is upload_job.State.RUNNING
+    finally:
+        del upload_job._JOBS[job.id]
