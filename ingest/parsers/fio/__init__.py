@@ -238,7 +238,7 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     text = data.decode("utf-8", errors="replace")
     if "\r" in text:  # a search that finds nothing costs less than a replace that changes nothing
         text = text.replace("\r\n", "\n")
-    if not text.strip():
+    if not text or text.isspace():  # not `strip()`: a copy of the whole text
         raise ParseError(source.path, "byte 0", "empty file: fio wrote no output")
     with without_cycle_collection():  # a status-interval file decodes to ~300,000 maps
         parsed, lines = _parse_form(data, text, source)
