@@ -61,9 +61,9 @@ def without_cycle_collection() -> Iterator[None]:
     """Python's cyclic garbage collector paused while a parser builds a file's many values.
 
     A decoded document is maps and lists, none in a cycle (reference counting frees them), but
-    the collector visits every container every ~700 allocations and the survivors again in
-    each older generation: 45 % of decoding a 720-dump fio file. Left as it was found (a
-    caller that paused it keeps it paused)."""
+    the collector visits every new container every ~700 allocations and the survivors again in
+    each older generation: a quarter to a third of decoding a 720-dump fio file. Left as it
+    was found (a caller that paused it keeps it paused)."""
     if not gc.isenabled():
         yield
         return

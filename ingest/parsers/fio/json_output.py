@@ -215,7 +215,7 @@ def _add_jobs(stream: _Stream, parsed: Parsed) -> None:
 def _text_errors(stream: _Stream) -> list[FioError]:
     """fio's error lines in the text around the JSON documents (stderr kept with stdout). Only
     that text is searched: the documents' lines are JSON, and nearly all of a status-interval
-    file (a search of the whole text was 7 % of its load)."""
+    file (a search of the whole text was about 5 % of its load)."""
     return error_lines(stream.text, _outside_documents(stream.text, stream.documents))
 
 
