@@ -27,20 +27,16 @@ others still load), 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 from rich.console import Console
 from rich.markup import escape
 
 import warehouse
-from app.report import cli as report_cli
-from expectations import gate
-from ingest import accept, check_command, load_command
-from synth import cli as synth_cli
-from warehouse import build, migrate, query
-from warehouse import console as sql_console
 
 DB_HELP = "warehouse file (default: $PERF_DUCKDB_PATH or data/warehouse.duckdb)"
 WAREHOUSE_HELP = (
@@ -59,23 +55,37 @@ WRITER_COMMANDS = {
 }
 
 # Commands that work on the warehouse get it chosen once (`warehouse.from_settings`); the
-# others choose what they read themselves (`migrate`: a file into the lake of `--to`).
+# others choose what they read themselves (`migrate`: a file into the lake of `--to`). Each is
+# "module:function", imported when its command runs: the modules of all commands took 2.9 s to
+# import (the report's charts, pandas, polars), most of a small `load`.
 _OnWarehouse = Callable[[warehouse.Warehouse, argparse.Namespace, Console], int]
 _Standalone = Callable[[argparse.Namespace, Console], int]
-ON_WAREHOUSE: dict[str, _OnWarehouse] = {
-    "load": load_command.run,
-    "build": build.build,
-    "publish": gate.publish,
-    "locked": build.locked,
-    "query": query.run,
-    "check": check_command.run,
-    "report": report_cli.run,
-    "accept": accept.run,
+ON_WAREHOUSE: dict[str, str] = {
+    "load": "ingest.load_command:run",
+    "build": "warehouse.build:build",
+    "publish": "expectations.gate:publish",
+    "locked": "warehouse.build:locked",
+    "query": "warehouse.query:run",
+    "check": "ingest.check_command:run",
+    "report": "app.report.cli:run",
+    "accept": "ingest.accept:run",
 }
-STANDALONE: dict[str, _Standalone] = {
-    "reference": synth_cli.reference,
-    "migrate": migrate.run,
+STANDALONE: dict[str, str] = {
+    "reference": "synth.cli:reference",
+    "migrate": "warehouse.migrate:run",
 }
+
+
+def _command(target: str) -> Callable[..., int]:
+    """The function a "module:function" entry of the tables above names."""
+    module, function = target.split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def _module_if(command: str | None, name: str, module: str) -> ModuleType | None:
+    """The module that declares command `name`'s own arguments, when `name` is the command
+    being parsed; None otherwise (its subparser then only lists it in the top-level help)."""
+    return importlib.import_module(module) if command == name else None
 
 
 def _warehouse_options(cmd: argparse.ArgumentParser, *, db: bool = True) -> None:
@@ -85,7 +95,8 @@ def _warehouse_options(cmd: argparse.ArgumentParser, *, db: bool = True) -> None
     cmd.add_argument("--data-path", dest="data_path", help=DATA_PATH_HELP)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None) -> argparse.ArgumentParser:
+    """The command line; only `command`'s own module is imported to declare its arguments."""
     parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -124,11 +135,12 @@ def _parser() -> argparse.ArgumentParser:
     ref.add_argument("dir", type=Path, metavar="DIR")
 
     # The other writers: same warehouse options, one line of help each.
+    build = _module_if(command, "build", "warehouse.build")
     for name, text in WRITER_COMMANDS.items():
-        description = build.BUILD_DESCRIPTION if name == "build" else None
+        description = build.BUILD_DESCRIPTION if name == "build" and build else None
         cmd = commands.add_parser(name, help=text, description=description)
         _warehouse_options(cmd)
-        if name == "build":
+        if name == "build" and build:
             cmd.add_argument("--full", action="store_true", help=build.FULL_HELP)
             cmd.add_argument(
                 "dbt_args", nargs=argparse.REMAINDER, help="extra `dbt build` arguments"
@@ -136,29 +148,33 @@ def _parser() -> argparse.ArgumentParser:
         elif name == "locked":
             cmd.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")
 
-    _add_team_commands(commands)
+    _add_team_commands(commands, command)
     check = commands.add_parser(
         "check",
         help="check the warehouse's data files against its catalog (team mode: a lake's "
         "Parquet files); --repair re-loads what a lost raw file held",
     )
     _warehouse_options(check)
+    report_cli = _module_if(command, "report", "app.report.cli")
     rep = commands.add_parser(
         "report",
         help="write a testbed's report (HTML and PDF, CSV of every chart and table) from the "
         "published version",
-        description=report_cli.__doc__.split("\n\n", 1)[1],
+        description=report_cli.__doc__.split("\n\n", 1)[1] if report_cli else None,
     )
-    report_cli.add_arguments(rep)
+    if report_cli:
+        report_cli.add_arguments(rep)
     _warehouse_options(rep)
+    accept = _module_if(command, "accept", "ingest.accept")
     acc = commands.add_parser(
         "accept",
         help="check an acceptance spec (YAML rules) against the published version: "
         "exit 0 every rule passes, 1 any fails, 2 spec error",
-        description=accept.__doc__.split("\n\n", 1)[1],
+        description=accept.__doc__.split("\n\n", 1)[1] if accept else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    accept.add_arguments(acc)
+    if accept:
+        accept.add_arguments(acc)
     _warehouse_options(acc)
     check.add_argument(
         "--repair",
@@ -169,12 +185,42 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_team_commands(commands: argparse._SubParsersAction) -> None:
+def _add_team_commands(commands: argparse._SubParsersAction, command: str | None) -> None:
     """`query` and `migrate`: the analysts' read and the move into a lake."""
     query_cmd = commands.add_parser(
         "query", help="read-only ad-hoc SQL on the warehouse (the dashboard console's rules)"
     )
     _warehouse_options(query_cmd)
+    if command == "query":
+        _query_arguments(query_cmd)
+
+    mig = commands.add_parser(
+        "migrate",
+        help="copy a warehouse file (--db or $PERF_DUCKDB_PATH) into a DuckLake",
+        description="Copy every table (raw with its source-file ids, data_quality's history, "
+        "dbt's tables) and dbt's views of a warehouse file into an empty DuckLake, in one "
+        "transaction; then run `ingest build` and `ingest publish` against the lake.",
+    )
+    mig.add_argument("--db", help=DB_HELP)
+    mig.add_argument(
+        "--to",
+        required=True,
+        metavar="ducklake:postgres:CONNINFO",
+        help="the lake (libpq conninfo of its PostgreSQL catalog database)",
+    )
+    mig.add_argument("--data-path", dest="data_path", help=DATA_PATH_HELP)
+    mig.add_argument(
+        "--replace",
+        action="store_true",
+        help="drop what the lake holds first (without it, a lake that is not empty is refused)",
+    )
+
+
+def _query_arguments(query_cmd: argparse.ArgumentParser) -> None:
+    """`query`'s own arguments (their limits are the SQL console's)."""
+    from warehouse import console as sql_console
+    from warehouse import query
+
     query_cmd.add_argument("sql", metavar="SQL")
     query_cmd.add_argument(
         "--format",
@@ -200,27 +246,6 @@ def _add_team_commands(commands: argparse._SubParsersAction) -> None:
         f"limits always hold: {sql_console.LIMITS_TEXT}",
     )
 
-    mig = commands.add_parser(
-        "migrate",
-        help="copy a warehouse file (--db or $PERF_DUCKDB_PATH) into a DuckLake",
-        description="Copy every table (raw with its source-file ids, data_quality's history, "
-        "dbt's tables) and dbt's views of a warehouse file into an empty DuckLake, in one "
-        "transaction; then run `ingest build` and `ingest publish` against the lake.",
-    )
-    mig.add_argument("--db", help=DB_HELP)
-    mig.add_argument(
-        "--to",
-        required=True,
-        metavar="ducklake:postgres:CONNINFO",
-        help="the lake (libpq conninfo of its PostgreSQL catalog database)",
-    )
-    mig.add_argument("--data-path", dest="data_path", help=DATA_PATH_HELP)
-    mig.add_argument(
-        "--replace",
-        action="store_true",
-        help="drop what the lake holds first (without it, a lake that is not empty is refused)",
-    )
-
 
 def main(argv: list[str] | None = None) -> int:
     try:
@@ -234,7 +259,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # the top-level parser has no option but --help: the first other word names the command
+    parser = _parser(next((a for a in argv if not a.startswith("-")), None))
     # `ingest build --select x` hands options it does not know to dbt.
     args, unknown = parser.parse_known_args(argv)
     if unknown and args.command != "build":
@@ -243,9 +270,11 @@ def _main(argv: list[str] | None) -> int:
         args.dbt_args = [*unknown, *args.dbt_args]
     console = Console(stderr=False, highlight=False)
     if args.command in STANDALONE:
-        return STANDALONE[args.command](args, console)
+        standalone: _Standalone = _command(STANDALONE[args.command])
+        return standalone(args, console)
     wh = warehouse.from_settings(args.warehouse, db=args.db, data_path=args.data_path)
-    return ON_WAREHOUSE[args.command](wh, args, console)
+    on_warehouse: _OnWarehouse = _command(ON_WAREHOUSE[args.command])
+    return on_warehouse(wh, args, console)
 
 
 if __name__ == "__main__":

@@ -232,18 +232,31 @@ def test_client_output_of_a_failed_run_is_read_as_fio():
     assert parse_bytes(fio, data, "/drop/out.txt").tables["fio_runs"][0].is_client_mode
 
 
-def test_document_line_spans_counted_once_match_counting_from_the_start() -> None:
-    # the status-interval sample: many documents with text around them
+_ERROR = "fio: pid=9, err=5/file:io_u.c:1, func=io_u error, error=Input/output error\n"
+
+
+@pytest.mark.parametrize(
+    ("after_brace", "found_after"), [("\n", 0), ("\n" + _ERROR, 3), (" " + _ERROR, 0)]
+)
+def test_error_lines_outside_documents_match_those_of_the_whole_text_off_document_lines(
+    after_brace: str, found_after: int
+) -> None:
+    # the status-interval sample (3 documents) after an error line, with nothing, an error line
+    # or, on the line of a document's `}` (a line of the document), an error after each document
     from ingest.parsers.fio.json_documents import split_documents
-    from ingest.parsers.fio.json_output import _document_lines
+    from ingest.parsers.fio.json_output import _outside_documents
+    from ingest.parsers.fio.text import error_lines
     from tests.ingest.conftest import source_for
 
     path = SAMPLES / "fio" / "generated-locally" / "fio-3.33__json-status-interval-1s.json"
-    text = path.read_text()
+    text = _ERROR + path.read_text().replace("\n}\n", "\n}" + after_brace)
     documents, _ = split_documents(text, source_for(str(path), text.encode()))
-    naive = [(text.count("\n", 0, d.start) + 1, text.count("\n", 0, d.end) + 1) for d in documents]
-    assert len(documents) > 1
-    assert _document_lines(text, documents) == naive
+    lines = [(text.count("\n", 0, d.start) + 1, text.count("\n", 0, d.end) + 1) for d in documents]
+    naive = [e for e in error_lines(text) if not any(a <= e.line <= b for a, b in lines)]
+    assert len(documents) == 3
+    assert len(error_lines(text)) == 1 + (3 if after_brace != "\n" else 0)
+    assert [e.line for e in naive][:1] == [1] and len(naive) == 1 + found_after
+    assert error_lines(text, _outside_documents(text, documents)) == naive
 
 
 @pytest.mark.parametrize(

@@ -92,6 +92,22 @@ def test_values_only_the_careful_path_reads_right_take_it(body, expected, monkey
     assert isinstance(value, float)
 
 
+@pytest.mark.parametrize("before_boundary", [1, 10, 18])
+def test_a_long_integer_across_the_digit_search_chunks_takes_the_careful_path(
+    before_boundary, monkeypatch
+):
+    # the long-digit search reads 64 KiB at a time: a number across two reads is still found
+    def text_with(pad: int) -> str:
+        return _doc(f'{{"jobname" : "{"x" * pad}", "eta" : 0, "lat_ns" : 18446744073709551615}}')
+
+    at = text_with(0).index("18446744073709551615")
+    text = text_with(json_documents._CHUNK - before_boundary - at)
+    assert text.index("18446744073709551615") == json_documents._CHUNK - before_boundary
+    documents, _, fast = _split(text, fast=True, monkeypatch=monkeypatch)
+    assert fast == 0
+    assert documents[0].value["jobs"][0]["lat_ns"] == 1.8446744073709552e19
+
+
 def test_a_compact_document_and_text_between_documents_take_the_careful_path(monkeypatch) -> None:
     compact = '{"jobs": [{"jobname": "a", "eta": 0}]}\n'
     text = compact + "fio: some warning\n" + _doc('{"jobname" : "b", "eta" : 0}')

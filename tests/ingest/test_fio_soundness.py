@@ -8,15 +8,20 @@ fio 2.1's stat.c layout (docs/FORMATS.md 1.7).
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ingest.parsers import fio
 from ingest.parsers._common import load_json
+from ingest.parsers.fio.records import FioInterval
+from ingest.parsers.fio.soundness import _may_hold_unsound, unsound
 from ingest.records import ParseError, RunState
 from ingest.sources import source_for
 from tests.conftest import SAMPLES
@@ -170,6 +175,65 @@ def test_load_json_rejects_what_is_no_number(text, location, reason):
         load_json(text, source_for("/drop/stats.json", text.encode()))
     assert caught.value.location == location
     assert caught.value.reason.startswith(reason)
+
+
+STATUS_DUMPS = SAMPLES / "fio" / "generated-locally" / "fio-3.33__json-status-interval-1s.json"
+
+
+@pytest.mark.parametrize(
+    ("written", "replaced", "location", "reason"),
+    [
+        # the first status dump: its intervals are the first rows
+        (
+            '"io_bytes" : 34889728',
+            '"io_bytes" : 18446744073709551615',
+            "fio_intervals row 1",
+            "io_bytes = 18446744073709551616 is past 2^63 (an overflowed counter)",
+        ),
+        (
+            '"mean" : 86343.685761',
+            '"mean" : NaN',
+            "fio_intervals row 1",
+            "lat_mean_ns = nan is NaN",
+        ),
+        # the final report's second job
+        ('"usr_cpu" : 1.550000', '"usr_cpu" : NaN', "fio_jobs row 2", "usr_cpu_pct = nan is NaN"),
+    ],
+)
+def test_json_unsound_value_outside_the_directions_rejects_the_file_with_its_row(
+    written, replaced, location, reason
+):
+    text = STATUS_DUMPS.read_text()
+    assert text.count(written) == 1
+    data = text.replace(written, replaced).encode()
+    error = rejection(fio, data, source_for("/drop/dumps.json", data))
+    assert (error.location, error.reason) == (location, reason)
+
+
+_NUMBER = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    # the values refused, and the edges: 2^63 - 1 passes, 2^63 and the unsigned wraps do not
+    st.sampled_from([math.nan, math.inf, -math.inf, 2**63 - 1, 2**63, 2**64 - 1, 2**64]),
+    st.sampled_from([-(2**63) - 1, 2.0**63, -(2.0**63), 1e308]),
+)
+
+
+@given(st.lists(st.tuples(*[_NUMBER] * 8, st.sampled_from(["read", 5, 2.5, None])), max_size=6))
+def test_the_screen_of_a_table_never_passes_a_value_the_row_by_row_check_refuses(values):
+    # the screen of `reject_unsound_values` (a column at a time) against `unsound` per value
+    rows = [
+        FioInterval(0, 0, i, v[8], *v[:8])  # type: ignore[arg-type]
+        for i, v in enumerate(values)
+    ]
+    refused = any(
+        isinstance(value, int | float) and unsound(value) not in (None, "negative")
+        for row in rows
+        for value in (getattr(row, c) for c in row.__slots__)
+    )
+    assert _may_hold_unsound(rows) or not refused
 
 
 # -------------------------------------------------------------- a report cut at any byte
