@@ -14,7 +14,11 @@ from ingest.parsers.esxtop.layout import Layout
 from ingest.parsers.esxtop.records import SAMPLES_SCHEMA, EsxtopMalformedCell
 from ingest.records import ParseError
 
-# Lines are processed in slices of about this many bytes, bounding the transient copies.
+# Lines are processed in slices of about this many bytes, bounding the transient copies. At
+# 8 MB a slice's copies stay in the CPU's caches: a 94 MB capture parses in about half the CPU
+# time of 48 MB slices. The price is storage: each slice is counter-major in itself, so a
+# counter's runs are a slice's rows long (rows.MIN_SLICE_ROWS at least), and DuckDB stores
+# 0.29x the CSV instead of 0.21x.
 CHUNK_BYTES = 8 << 20
 _BLOCK = 1024  # counters per transpose block; even, so block starts keep the snake's parity
 _NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(nan|inf|infinity)$"
