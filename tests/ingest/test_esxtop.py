@@ -18,6 +18,7 @@ import duckdb
 import pytest
 
 from ingest.parsers import esxtop
+from ingest.parsers.esxtop import rows as esxtop_rows
 from ingest.records import Parsed
 from ingest.sources import source_for
 from synth.esxtop_wide import generate
@@ -182,7 +183,7 @@ def test_trailing_column_with_values_is_kept_as_a_nameless_counter():
 
 
 def test_samples_are_counter_major_snaking_over_the_rows():
-    # Storage, not meaning: DuckDB compresses this order to ~0.2x the CSV (see bench_esxtop).
+    # Storage, not meaning: DuckDB compresses this order to ~0.3x the CSV (see bench_esxtop).
     samples = _parse_sample(SMALL).tables["esxtop_samples"].slice(0, 9).to_pylist()
     assert [(r["counter_id"], r["sample_index"]) for r in samples] == [
         (0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (2, 0), (2, 1), (2, 2)
@@ -382,6 +383,43 @@ def test_generated_2000_column_capture_round_trips(tmp_path: Path, dialect, quir
     assert samples.column("value").null_count == made.empty_cells + made.malformed_cells
     pairs = duckdb.sql("select count(distinct (sample_index, counter_id)) from samples").fetchone()
     assert pairs == (samples.num_rows,)
+
+
+@pytest.mark.parametrize("source", ["real", "generated-quirks"])
+def test_many_slices_parsed_at_once_give_the_rows_of_one_slice(tmp_path, monkeypatch, source):
+    # GIVEN the wide real capture, or a generated one with empty and malformed cells and a cut
+    # last row, read in slices of a few lines (several slices in flight on the parser threads,
+    # the last one of another shape) and in one slice
+    if source == "real":  # 3 samples, a slice each
+        data, lines_per_slice = (ESXTOP / BIG).read_bytes(), 1
+    else:  # 32 samples and the cut row: slices of 3 lines, the last of 2 samples
+        quirks = ("empty_cells", "malformed_cells", "truncated_last_row")
+        made = generate(tmp_path / "c.csv", columns=2_000, rows=33, quirks=quirks)
+        data, lines_per_slice = made.path.read_bytes(), 3
+    whole = _parse_bytes(data)
+    line_bytes = len(data.split(b"\n")[1])
+    monkeypatch.setattr(esxtop_rows, "CHUNK_BYTES", lines_per_slice * line_bytes)
+    monkeypatch.setattr(esxtop_rows, "MIN_SLICE_ROWS", 1)
+    sliced = _parse_bytes(data)
+    # THEN several slices were made (each counter-major in itself) and every table holds the
+    # same rows
+    assert len(sliced.tables["esxtop_samples"].to_batches()) >= 3
+    assert _cells(sliced) == _cells(whole)
+    assert sliced.tables["esxtop_counters"] == whole.tables["esxtop_counters"]
+    for name in ("esxtop_captures", "esxtop_sample_times", "esxtop_malformed_cells"):
+        assert sliced.tables[name] == whole.tables[name]
+    assert sliced.notes == whole.notes
+    if source != "real":
+        assert _capture(sliced).malformed_cells == made.malformed_cells > 0
+
+
+def _place(cell: tuple[int, int, float | None]) -> tuple[int, int]:
+    return cell[0], cell[1]
+
+
+def _cells(parsed: Parsed) -> list[tuple[int, int, float | None]]:
+    rows = parsed.tables["esxtop_samples"].to_pylist()
+    return sorted(((r["sample_index"], r["counter_id"], r["value"]) for r in rows), key=_place)
 
 
 def test_samples_insert_into_duckdb_as_the_loader_does():

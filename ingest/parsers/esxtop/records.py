@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-import numpy as np
 import pyarrow as pa
 
 
@@ -86,4 +85,3 @@ class Progress:
     trailing_values: int = 0
     dropped_line: int | None = None
     dropped_reason: str = ""
-    id_cache: dict[int, tuple[np.ndarray, pa.Array]] = field(default_factory=dict)
