@@ -8,8 +8,9 @@ Where each fact comes from (the marts are the contract):
 - steady state: marts.fct_result_steady_state (no row: the result has no interval series);
 - VM spread: the largest |iops_vs_output_mean_pct| over the result's outputs
   (marts.fct_result_outputs), known with two outputs or more;
-- host CPU: the busiest host's mean over the run window (marts.fct_result_host_cpu_samples),
-  else the result's own `cpu_util_pct` (HCIBench's resource usage);
+- host CPU and whether it was saturated: marts.fct_result_host_cpu (the busiest host's mean
+  over the run window, else the result's own `cpu_util_pct`; the threshold is dbt var
+  host_cpu_saturated_pct: the one definition history's run validity uses too);
 - change points: marts.change_points (built by the change-point helper; absent in older
   warehouses, which `ChangePoints.present` says).
 """
@@ -27,7 +28,7 @@ from ingest.accept_spec import Rule, Scalar, WhereKey
 # Every mart acceptance reads but the optional change points.
 REQUIRED_MARTS = frozenset({
     "fct_workload_results", "fct_result_labels", "per_node_iops", "fct_result_steady_state",
-    "fct_result_outputs", "fct_result_host_cpu_samples", "readynode_profile_targets",
+    "fct_result_outputs", "fct_result_host_cpu", "readynode_profile_targets",
     "published_results",
 })  # fmt: skip
 # Columns a `where:` cannot select on: lists and the raw label text (labels are keys themselves).
@@ -53,6 +54,8 @@ class ResultFacts:
     output_count: int
     host_cpu_pct: float | None
     busiest_host: str | None
+    is_host_cpu_saturated: bool | None
+    host_cpu_saturated_pct: float | None
     # Every column of fct_workload_results (measures by name, series labels for change points).
     columns: dict[str, Any] = field(default_factory=dict)
 
@@ -211,31 +214,23 @@ with outputs as (
     select result_id, max(abs(iops_vs_output_mean_pct)) as vm_spread_pct,
         count(*) as output_count
     from marts.fct_result_outputs group by result_id
-),
-host_means as (
-    select result_id, host_name, avg(cpu_util_pct) as cpu_pct
-    from marts.fct_result_host_cpu_samples group by result_id, host_name
-),
-busiest as (
-    select result_id, max(cpu_pct) as cpu_pct, arg_max(host_name, cpu_pct) as host_name
-    from host_means group by result_id
 )
 select
     r.result_id, r.testbed, r.profile, r.started_at, r.nodes, p.iops_per_node,
     coalesce(r.is_partial, false), r.partial_reason, coalesce(r.vms_excluded, 0),
     s.is_steady_state, s.steady_state_criterion,
     o.vm_spread_pct, coalesce(o.output_count, 0),
-    coalesce(b.cpu_pct, r.cpu_util_pct), b.host_name,
+    h.host_cpu_pct, h.busiest_host, h.is_host_cpu_saturated, h.host_cpu_saturated_pct,
     r.*
 from marts.fct_workload_results r
 left join marts.per_node_iops p on p.result_id = r.result_id
 left join marts.fct_result_steady_state s on s.result_id = r.result_id
 left join outputs o on o.result_id = r.result_id
-left join busiest b on b.result_id = r.result_id
+left join marts.fct_result_host_cpu h on h.result_id = r.result_id
 where {conditions}
 order by r.started_at nulls last, r.result_id
 """
-FACT_FIELDS = 15
+FACT_FIELDS = 17
 
 
 def matching_results(

@@ -12,9 +12,11 @@ once per run with:
   `step_factor` from run `change_at` on (the upgrade), times `outlier_factor` for the one
   `outlier_at` run; latencies are left as they are;
 - its folder: runs before the change in `before-upgrade/`, the rest in `after-upgrade/`, each
-  with a run.yaml of the same `labels` (one configuration, one series) plus, after, the
-  bookkeeping label `note` naming the upgrade (a note is never a comparison dimension, so
-  the upgrade does not split the series; a label such as `vsan_version` would).
+  with a run.yaml of the same `labels` (one configuration, one series) plus the upgrade label
+  (`vsan_version`: 8.0u2 before, 8.0u3 after) and, after, the bookkeeping label `note`
+  naming the upgrade. `vsan_version` is an event label of the history (dbt var
+  history_event_labels): the upgrade is an event on the one series, and the change point
+  right after it says so.
 
 Every copy differs in its bytes (its date and numbers), so the loader keeps each. The runs,
 with their dates and factors, come back as `HistoryRun` records: what a test asserts against.
@@ -54,7 +56,16 @@ class HistorySpec:
     days_apart: int = 3
     seed: int = 31
     labels: dict = field(default_factory=lambda: {"testbed": "history-lab", "nodes": 4})
+    # the label the upgrade changes, its value before and after
+    upgrade_label: str = "vsan_version"
+    upgrade_from: str = "8.0u2"
+    upgrade_to: str = "8.0u3"
     upgrade_note: str = "after the vSAN 8.0 U3 upgrade"
+
+    def run_labels(self, after: bool) -> dict:
+        """The labels of a run before or after the upgrade (its folder's run.yaml)."""
+        upgrade = {self.upgrade_label: self.upgrade_to if after else self.upgrade_from}
+        return {**self.labels, **upgrade, **({"note": self.upgrade_note} if after else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +124,7 @@ def write_fio_history(template: Path, out_dir: Path, spec: HistorySpec) -> list[
     folders = {False: out_dir / "before-upgrade", True: out_dir / "after-upgrade"}
     for after, folder in folders.items():
         folder.mkdir(parents=True, exist_ok=True)
-        labels = {**spec.labels, **({"note": spec.upgrade_note} if after else {})}
-        (folder / "run.yaml").write_text(yaml.safe_dump(labels), encoding="utf-8")
+        (folder / "run.yaml").write_text(yaml.safe_dump(spec.run_labels(after)), encoding="utf-8")
     runs = []
     for index, (ended_at, factor) in enumerate(
         zip(run_end_times(spec), run_factors(spec), strict=True)

@@ -3,12 +3,14 @@
 
 The history is synth.history's: one real fio 3.33 JSON report (`generated-locally`) copied 24
 times, re-dated two runs a day every three days, its IOPS and bandwidth scaled by seeded 3 %
-noise, by 0.92 from run 14 on (the "upgrade", in a folder whose run.yaml adds a `note`), and
-by 0.7 for run 6 (the outlier). What is expected comes from the factors synth wrote, not from
+noise, by 0.92 from run 14 on (the "upgrade": its folder's run.yaml says vsan_version 8.0u3
+where the runs before say 8.0u2, an event label of the series), and by 0.7 for run 6 (the
+outlier). What is expected comes from the factors synth wrote, not from
 the code under test."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -72,6 +74,21 @@ def test_the_history_is_one_series_in_run_order(history: History):
     }
 
 
+def test_the_upgrade_is_an_event_on_the_series_not_a_new_series(history: History):
+    runs = history.result_of_run()
+    rows = history.query(
+        "select result_id, series_labels_json, event_labels_json, event_change"
+        " from marts.history_points where measure = 'iops'"
+    )
+    assert all("vsan_version" not in labels for _, labels, _, _ in rows)
+    versions = {runs[r]: json.loads(events)["vsan_version"] for r, _, events, _ in rows}
+    assert versions == {
+        i: SPEC.upgrade_to if i >= SPEC.change_at else SPEC.upgrade_from for i in range(SPEC.runs)
+    }
+    events = {runs[r]: change for r, _, _, change in rows if change is not None}
+    assert events == {SPEC.change_at: f"vsan_version: {SPEC.upgrade_from} -> {SPEC.upgrade_to}"}
+
+
 def test_the_outlier_run_is_guarded_and_said_so(history: History):
     runs = history.result_of_run()
     excluded = {
@@ -91,6 +108,10 @@ def test_the_iops_change_is_at_the_first_run_after_the_upgrade(history: History)
         " is_regression, review_state, detector, started_at from marts.change_points"
     )
     by_measure = {row[0]: row[1:] for row in rows}
+    # the change point says which event came right before it
+    assert history.query("select distinct event_change from marts.change_points") == [
+        (f"vsan_version: {SPEC.upgrade_from} -> {SPEC.upgrade_to}",)
+    ]
     # IOPS and MB/s scale together; the latencies were left as they were
     assert sorted(by_measure) == ["iops", "throughput_mb_s"]
     result_id, previous, change_pct, before, after, worse, review, detector, started = by_measure[
