@@ -10,6 +10,7 @@ the code under test."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -18,7 +19,8 @@ import numpy as np
 import pytest
 
 from ingest.__main__ import main as ingest_main
-from synth.history import HistoryRun, HistorySpec, write_fio_history
+from synth.history import HistoryRun, HistorySpec, write_fio_history, write_hcibench_history
+from synth.studies import lenovo_sr650_vsan65_blog
 from tests.conftest import SAMPLES
 
 pytestmark = pytest.mark.slow
@@ -131,3 +133,54 @@ def test_the_iops_change_is_at_the_first_run_after_the_upgrade(history: History)
     ended = history.runs[SPEC.change_at].ended_at
     assert started < ended
     assert (ended - started).total_seconds() < 10
+
+
+@pytest.fixture(scope="module")
+def hcibench_history(tmp_path_factory: pytest.TempPathFactory) -> History:
+    """The same history from an HCIBench 2.5 fio test case of the reference dataset (the
+    Lenovo study's first: 20 worker VMs, 300 s in 30 s status dumps, so its interval series
+    can reach steady state; the trimmed fixture cases have three dumps and never do): each run
+    a case folder named by its start, with its recomputed -res.txt."""
+    work = tmp_path_factory.mktemp("hcibench_history")
+    lenovo_sr650_vsan65_blog.write(work / "reference")
+    (template,) = (work / "reference").rglob("run1-default/*-res.txt")
+    runs = write_hcibench_history(template, work / "runs", SPEC)
+    db = work / "warehouse.duckdb"
+    assert ingest_main(["load", str(work / "runs"), "--db", str(db), "--quiet"]) == 0
+    build = ["build", "--db", str(db), "--select", "+change_points", "fct_workload_results"]
+    build += ["--indirect-selection", "cautious"]
+    build += ["--target-path", str(work / "target"), "--log-path", str(work / "logs")]
+    assert ingest_main(build) == 0
+    return History(db, runs)
+
+
+def test_an_hcibench_history_is_one_series_with_its_change_after_the_upgrade(
+    hcibench_history: History,
+):
+    runs = hcibench_history.runs
+
+    def index(at: dt.datetime) -> int:
+        """The run an HCIBench result is: the case whose start (the epoch in its name) it
+        has, to the fraction of a second its worker VMs' fio reports add (runs are hours
+        apart)."""
+        (run,) = [r for r in runs if abs((at - r.ended_at).total_seconds()) < 60]
+        return run.index
+
+    points = hcibench_history.query(
+        "select series_key, started_at, exclusion from marts.history_points"
+        " where measure = 'iops' order by series_position"
+    )
+    assert len({key for key, _, _ in points}) == 1
+    assert [index(at) for _, at, _ in points] == list(range(SPEC.runs))
+    assert {index(at) for _, at, exclusion in points if exclusion} == {SPEC.outlier_at}
+    ((started_at, change_pct, event),) = hcibench_history.query(
+        "select started_at, change_pct, event_change from marts.change_points"
+        " where measure = 'iops'"
+    )
+    assert index(started_at) == SPEC.change_at
+    assert event == f"vsan_version: {SPEC.upgrade_from} -> {SPEC.upgrade_to}"
+    factors = np.array([run.factor for run in hcibench_history.runs])
+    kept_before = [i for i in range(SPEC.change_at) if i != SPEC.outlier_at]
+    expected = (factors[SPEC.change_at :].mean() / factors[kept_before].mean() - 1) * 100
+    # the summary's IOPS carry HCIBench's two decimals: the factors hold to that
+    assert change_pct == pytest.approx(expected, abs=0.01)

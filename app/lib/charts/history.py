@@ -1,5 +1,6 @@
-"""A result series over time: its runs, the runs left out of detection, its change points and
-the before/after means with their 95 % intervals."""
+"""A result series over time: its runs, the runs left out of detection, its events (an event
+label such as vsan_version changed: `old -> new`), its change points and the before/after means
+with their 95 % intervals."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ DETECTED = "detected on"
 EXCLUDED_COLOR = "#888888"
 BAND_COLOR = "rgba(0, 114, 178, 0.15)"
 CHANGES = "change points"
+EVENTS = "events"
+EVENT_COLOR = "#555555"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,34 @@ def _band(fig: go.Figure, segment: Segment, show_legend: bool) -> None:
     )
 
 
+def _events(fig: go.Figure, series: pl.DataFrame) -> None:
+    """A marker and a vertical line at each run whose event labels changed, `old -> new` under
+    it (history_points.event_change)."""
+    if "event_change" not in series.columns:  # a mart built before events existed
+        return
+    at = series.filter(pl.col("event_change").is_not_null())
+    if at.is_empty():
+        return
+    fig.add_trace(
+        go.Scatter(
+            x=at["started_at"].to_list(),
+            y=at["value"].to_list(),
+            mode="markers+text",
+            name=EVENTS,
+            marker={"color": EVENT_COLOR, "symbol": "triangle-up-open", "size": 14},
+            text=at["event_change"].to_list(),
+            textposition="bottom center",
+            customdata=at["result_id"].to_list(),
+            hovertemplate="first run after<br>%{text}<br>%{x|%Y-%m-%d %H:%M} UTC<extra></extra>",
+        )
+    )
+    for when in at["started_at"].to_list():
+        fig.add_shape(
+            type="line", x0=when, x1=when, y0=0, y1=1, yref="paper",
+            line={"color": EVENT_COLOR, "dash": "dash", "width": 1},
+        )  # fmt: skip
+
+
 def history_chart(
     series: pl.DataFrame,
     changes: pl.DataFrame,
@@ -115,6 +146,7 @@ def history_chart(
     for kind in sorted(set(series["point_kind"].to_list()) - {DETECTED}):
         part = series.filter(pl.col("point_kind") == kind)
         fig.add_trace(_points(part, measure, name=f"left out: {kind}", excluded=True))
+    _events(fig, series)
     if not changes.is_empty():
         at = changes.join(series.select("result_id", "value"), on="result_id", how="left")
         labels = [
