@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -184,3 +185,18 @@ def test_an_hcibench_history_is_one_series_with_its_change_after_the_upgrade(
     expected = (factors[SPEC.change_at :].mean() / factors[kept_before].mean() - 1) * 100
     # the summary's IOPS carry HCIBench's two decimals: the factors hold to that
     assert change_pct == pytest.approx(expected, abs=0.01)
+
+
+def test_the_detector_settings_are_the_dbt_vars(history: History, tmp_path: Path):
+    """Built again with other vars (a copy: the other tests read the fixture's), both marts
+    say the settings they ran with."""
+    db = tmp_path / "warehouse.duckdb"  # the file's name is its catalog's: keep it
+    shutil.copyfile(history.db, db)
+    build = ["build", "--db", str(db), "--target-path", str(tmp_path / "target")]
+    build += ["--log-path", str(tmp_path / "logs"), "--select", "history_points"]
+    build += ["change_points", "--vars", "{history_max_pvalue: 0.001, history_window_len: 30}"]
+    assert ingest_main(build) == 0
+    copy = History(db, history.runs)
+    for mart in ("history_points", "change_points"):
+        ((params,),) = copy.query(f"select distinct detector_params_json from marts.{mart}")
+        assert (json.loads(params)["max_pvalue"], json.loads(params)["window_len"]) == (0.001, 30)

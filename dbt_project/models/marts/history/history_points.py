@@ -10,6 +10,8 @@ from analysis.change_points import DetectorSettings
 
 
 def model(dbt, session):
-    settings = DetectorSettings.from_values(dbt.config.meta_get("detector_settings") or {})
+    # a statement of its own: dbt finds the meta keys a model reads in its calls' top level
+    given = dbt.config.meta_get("detector_settings")
+    settings = DetectorSettings.from_values(given or {})
     points = dbt.ref("int_history_points").df()
     return history_points(points, settings)
