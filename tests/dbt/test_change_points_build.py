@@ -50,18 +50,23 @@ class History:
         return {result_id: index[name] for result_id, name in rows}
 
 
-@pytest.fixture(scope="module")
-def history(tmp_path_factory: pytest.TempPathFactory) -> History:
-    work = tmp_path_factory.mktemp("history")
-    runs = write_fio_history(FIO_OUTPUT, work / "runs", SPEC)
+def loaded_and_built(work: Path, runs: list[HistoryRun]) -> History:
+    """`work/runs` loaded into `work/warehouse.duckdb` and built: the marts and what they
+    read, with the tests of those models alone."""
     db = work / "warehouse.duckdb"
     assert ingest_main(["load", str(work / "runs"), "--db", str(db), "--quiet"]) == 0
-    # the marts and what they read, with the tests of those models alone
     build = ["build", "--db", str(db), "--select", "+change_points", "fct_workload_results"]
     build += ["--indirect-selection", "cautious"]
     build += ["--target-path", str(work / "target"), "--log-path", str(work / "logs")]
     assert ingest_main(build) == 0
     return History(db, runs)
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> History:
+    work = tmp_path_factory.mktemp("history")
+    runs = write_fio_history(FIO_OUTPUT, work / "runs", SPEC)
+    return loaded_and_built(work, runs)
 
 
 def test_the_history_is_one_series_in_run_order(history: History):
@@ -146,13 +151,7 @@ def hcibench_history(tmp_path_factory: pytest.TempPathFactory) -> History:
     lenovo_sr650_vsan65_blog.write(work / "reference")
     (template,) = (work / "reference").rglob("run1-default/*-res.txt")
     runs = write_hcibench_history(template, work / "runs", SPEC)
-    db = work / "warehouse.duckdb"
-    assert ingest_main(["load", str(work / "runs"), "--db", str(db), "--quiet"]) == 0
-    build = ["build", "--db", str(db), "--select", "+change_points", "fct_workload_results"]
-    build += ["--indirect-selection", "cautious"]
-    build += ["--target-path", str(work / "target"), "--log-path", str(work / "logs")]
-    assert ingest_main(build) == 0
-    return History(db, runs)
+    return loaded_and_built(work, runs)
 
 
 def test_an_hcibench_history_is_one_series_with_its_change_after_the_upgrade(
