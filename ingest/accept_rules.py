@@ -201,11 +201,16 @@ def is_worse(change: ChangePoint) -> bool:
 
 
 def applies_to(change: ChangePoint, facts: ResultFacts) -> bool:
-    """The change is in the result's series and the result is at or after it. A change point
-    without series columns says nothing about other results: it applies to its own only."""
+    """The change is in the result's series (its series_key, marts.history_points; in a
+    warehouse without it, the same values of the change point's columns that results have)
+    and the result is at or after it. A change point without either says nothing about other
+    results: it applies to its own only."""
     if change.result_id == facts.result_id:
         return True
-    if not change.series or any(facts.columns.get(k) != v for k, v in change.series.items()):
+    if change.series_key is not None and facts.series_key is not None:
+        if change.series_key != facts.series_key:
+            return False
+    elif not change.series or any(facts.columns.get(k) != v for k, v in change.series.items()):
         return False
     if change.started_at is None or facts.started_at is None:
         return False
