@@ -1,11 +1,16 @@
 """The history marts' tables from int_history_points (dbt_project/models/marts/history/*.py).
 
-`history_points` adds the guard to every point; `change_points` runs detection per series and
-measure on the points nobody excluded. Both take and give plain DataFrames (columns in
+`history_points` adds the guard and the events to every point; `change_points` runs detection
+per series and measure on the points nobody excluded. An event is a change of the series'
+event labels (dbt var history_event_labels: vsan_version, ...; docs/ANALYSES.md) from one point
+to the next: an upgrade happens between two runs of one configuration, and the change point
+it causes says so. Both take and give plain DataFrames (columns in
 docs/CONTRACT.md), so dbt's Python models stay one call each and the logic is tested here.
 """
 
 from __future__ import annotations
+
+import json
 
 import pandas as pd
 import pyarrow as pa
@@ -33,6 +38,8 @@ HISTORY_POINTS_SCHEMA = pa.schema(
         ("testbed_id", pa.string()),
         ("testbed", pa.string()),
         ("series_labels_json", pa.string()),
+        ("event_labels_json", pa.string()),
+        ("event_change", pa.string()),
         ("started_at", pa.timestamp("us", tz="UTC")),
         ("series_position", pa.int64()),
         ("higher_is_better", pa.bool_()),
@@ -40,6 +47,7 @@ HISTORY_POINTS_SCHEMA = pa.schema(
         ("validity_exclusion", pa.string()),
         ("exclusion", pa.string()),
         ("is_detected_on", pa.bool_()),
+        ("detector_params_json", pa.string()),
     ]
 )
 
@@ -55,6 +63,7 @@ CHANGE_POINTS_SCHEMA = pa.schema(
         ("series_position", pa.int64()),
         ("previous_result_id", pa.string()),
         ("previous_started_at", pa.timestamp("us", tz="UTC")),
+        ("event_change", pa.string()),
         ("runs_before", pa.int64()),
         ("mean_before", pa.float64()),
         ("mean_before_ci95_low", pa.float64()),
@@ -93,10 +102,34 @@ def _in_series_with(points: pd.DataFrame, subset: pd.DataFrame, min_points: int)
     return pd.Series(joined["count"].fillna(0).to_numpy() >= min_points, index=points.index)
 
 
+def event_change(previous_json: object, current_json: object) -> str | None:
+    """The event labels that differ between two consecutive points, `label: old -> new` joined
+    by '; ' in label order (`(none)` for a label a point lacks); None when none differ."""
+    # pandas holds a missing JSON text as None or NaN
+    before = json.loads(previous_json) if isinstance(previous_json, str) else {}
+    after = json.loads(current_json) if isinstance(current_json, str) else {}
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    text = "; ".join(f"{k}: {before.get(k, '(none)')} -> {after.get(k, '(none)')}" for k in changed)
+    return text or None
+
+
+def with_events(points: pd.DataFrame) -> pd.DataFrame:
+    """`points` (in series order) with `event_change`: how its event labels differ from the
+    previous point's of its series and measure (None for a series' first point)."""
+    labels = points["event_labels_json"]
+    previous = points.groupby(SERIES, sort=False)["event_labels_json"].shift(1)
+    first = points.groupby(SERIES, sort=False).cumcount() == 0
+    changes = [
+        None if is_first else event_change(before, now)
+        for is_first, before, now in zip(first, previous, labels, strict=True)
+    ]
+    return points.assign(event_change=pd.Series(changes, index=points.index, dtype=object))
+
+
 def guarded_points(points: pd.DataFrame, settings: DetectorSettings) -> pd.DataFrame:
     """Every point with `exclusion`: its run-validity rule, else `outlier_gesd` when the guard
     takes it out of its series (the guard sees only the valid points), else NULL."""
-    points = _ordered(points).reset_index(drop=True)
+    points = with_events(_ordered(points).reset_index(drop=True))
     exclusion = (
         points["validity_exclusion"]
         .astype(object)
@@ -107,13 +140,25 @@ def guarded_points(points: pd.DataFrame, settings: DetectorSettings) -> pd.DataF
         outliers = guard_outliers(series["value"].to_numpy(dtype=float), settings)
         flagged = series.index[outliers]
         exclusion.loc[flagged] = OUTLIER_EXCLUSION
-    return points.assign(exclusion=exclusion, is_detected_on=exclusion.isna())
+    return points.assign(
+        exclusion=exclusion,
+        is_detected_on=exclusion.isna(),
+        detector_params_json=settings.as_json(),
+    )
 
 
 def history_points(points: pd.DataFrame, settings: DetectorSettings) -> pa.Table:
     """marts.history_points: `guarded_points` with the mart's column types."""
     guarded = guarded_points(points, settings)[HISTORY_POINTS_SCHEMA.names]
     return pa.Table.from_pandas(guarded, schema=HISTORY_POINTS_SCHEMA, preserve_index=False)
+
+
+def _events_between(series: pd.DataFrame, previous_index: int, index: int) -> str | None:
+    """The events of the runs after `previous_index` up to `index` (guarded runs between
+    included): what changed on the cluster between the last run before a change point and the
+    first after it."""
+    events = series["event_change"].iloc[previous_index + 1 : index + 1].dropna().to_list()
+    return "; ".join(events) or None
 
 
 def _change_row(
@@ -135,6 +180,7 @@ def _change_row(
         "series_position": int(first["series_position"]),
         "previous_result_id": previous["result_id"],
         "previous_started_at": previous["started_at"],
+        "event_change": _events_between(series, found.previous_index, found.index),
         "runs_before": change.before.run_count,
         "mean_before": change.before.mean,
         "mean_before_ci95_low": change.before.ci95_low,

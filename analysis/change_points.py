@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 from otava.analysis import compute_change_points
@@ -38,7 +38,8 @@ class DetectorSettings:
     """The detector's and the guard's parameters, printed into every change point's row.
 
     The defaults are the ones benchmarks/bench_change_points.py chose (its docstring and
-    benchmarks/RESULTS.md give the figures they rest on)."""
+    benchmarks/RESULTS.md give the figures they rest on); a build takes them from dbt vars
+    `history_<name>` (dbt_project.yml)."""
 
     # Otava's merge keeps a change whose two-sided t-test p-value is below this; its split
     # step uses ten times it for the candidate ("weak") change points.
@@ -57,6 +58,22 @@ class DetectorSettings:
 
     def as_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, object]) -> DetectorSettings:
+        """Settings from `values` by field name (dbt's vars, which reach a Python model as
+        text), each converted to its field's type; a field missing or None keeps its default."""
+        given = {}
+        for setting in fields(cls):
+            value = values.get(setting.name)
+            if value is not None:
+                convert = int if setting.type == "int" else float
+                given[setting.name] = convert(value)
+        return cls(**given)
+
+    @classmethod
+    def from_json(cls, text: str) -> DetectorSettings:
+        return cls.from_values(json.loads(text))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,13 @@ Where each fact comes from (the marts are the contract):
 - steady state: marts.fct_result_steady_state (no row: the result has no interval series);
 - VM spread: the largest |iops_vs_output_mean_pct| over the result's outputs
   (marts.fct_result_outputs), known with two outputs or more;
-- host CPU: the busiest host's mean over the run window (marts.fct_result_host_cpu_samples),
-  else the result's own `cpu_util_pct` (HCIBench's resource usage);
+- host CPU and whether it was saturated: marts.fct_result_host_cpu (the busiest host's mean
+  over the run window, else the result's own `cpu_util_pct`; the threshold is dbt var
+  host_cpu_saturated_pct: the one definition history's run validity uses too);
 - change points: marts.change_points (built by the change-point helper; absent in older
-  warehouses, which `ChangePoints.present` says).
+  warehouses, which `ChangePoints.present` says), and each result's series from
+  marts.history_points (`series_key`: the configuration over time, an upgrade included), so a
+  change applies to the results of its own series only.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from ingest.accept_spec import Rule, Scalar, WhereKey
 # Every mart acceptance reads but the optional change points.
 REQUIRED_MARTS = frozenset({
     "fct_workload_results", "fct_result_labels", "per_node_iops", "fct_result_steady_state",
-    "fct_result_outputs", "fct_result_host_cpu_samples", "readynode_profile_targets",
+    "fct_result_outputs", "fct_result_host_cpu", "readynode_profile_targets",
     "published_results",
 })  # fmt: skip
 # Columns a `where:` cannot select on: lists and the raw label text (labels are keys themselves).
@@ -53,6 +56,9 @@ class ResultFacts:
     output_count: int
     host_cpu_pct: float | None
     busiest_host: str | None
+    is_host_cpu_saturated: bool | None
+    host_cpu_saturated_pct: float | None
+    series_key: str | None
     # Every column of fct_workload_results (measures by name, series labels for change points).
     columns: dict[str, Any] = field(default_factory=dict)
 
@@ -77,6 +83,7 @@ class ChangePoint:
     started_at: dt.datetime | None
     change_pct: float
     review_state: str
+    series_key: str | None
     series: dict[str, Any]
 
 
@@ -84,6 +91,8 @@ class ChangePoint:
 class ChangePoints:
     present: bool
     rows: tuple[ChangePoint, ...] = ()
+    # marts.history_points exists: each result's series_key is known
+    has_series: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,16 +174,18 @@ def _change_points(
         return ChangePoints(present=False)
     columns = _column_types(con, "change_points")
     series = [c for c in columns if c in result_columns and c not in CHANGE_POINT_VALUE_COLUMNS]
+    # a change-point table a test or an older build wrote may lack the key
+    key = "series_key" if "series_key" in columns else "null"
     cursor = con.execute(
-        "select measure, result_id, started_at, change_pct, review_state"
+        f"select measure, result_id, started_at, change_pct, review_state, {key}"
         + "".join(f", {_quoted(c)}" for c in series)
         + " from marts.change_points where review_state in ('open', 'confirmed')"
     )
     rows = tuple(
-        ChangePoint(*row[:5], series=dict(zip(series, row[5:], strict=True)))
+        ChangePoint(*row[:6], series=dict(zip(series, row[6:], strict=True)))
         for row in cursor.fetchall()
     )
-    return ChangePoints(present=True, rows=rows)
+    return ChangePoints(present=True, rows=rows, has_series="history_points" in tables)
 
 
 def _quoted(name: str) -> str:
@@ -211,31 +222,29 @@ with outputs as (
     select result_id, max(abs(iops_vs_output_mean_pct)) as vm_spread_pct,
         count(*) as output_count
     from marts.fct_result_outputs group by result_id
-),
-host_means as (
-    select result_id, host_name, avg(cpu_util_pct) as cpu_pct
-    from marts.fct_result_host_cpu_samples group by result_id, host_name
-),
-busiest as (
-    select result_id, max(cpu_pct) as cpu_pct, arg_max(host_name, cpu_pct) as host_name
-    from host_means group by result_id
 )
 select
     r.result_id, r.testbed, r.profile, r.started_at, r.nodes, p.iops_per_node,
     coalesce(r.is_partial, false), r.partial_reason, coalesce(r.vms_excluded, 0),
     s.is_steady_state, s.steady_state_criterion,
     o.vm_spread_pct, coalesce(o.output_count, 0),
-    coalesce(b.cpu_pct, r.cpu_util_pct), b.host_name,
+    h.host_cpu_pct, h.busiest_host, h.is_host_cpu_saturated, h.host_cpu_saturated_pct,
+    k.series_key,
     r.*
 from marts.fct_workload_results r
 left join marts.per_node_iops p on p.result_id = r.result_id
 left join marts.fct_result_steady_state s on s.result_id = r.result_id
 left join outputs o on o.result_id = r.result_id
-left join busiest b on b.result_id = r.result_id
+left join marts.fct_result_host_cpu h on h.result_id = r.result_id
+left join {series} on k.result_id = r.result_id
 where {conditions}
 order by r.started_at nulls last, r.result_id
 """
-FACT_FIELDS = 15
+FACT_FIELDS = 18
+# each result's series (one per result: every measure's point has the same key)
+SERIES_SQL = "(select result_id, any_value(series_key) as series_key from marts.history_points"
+SERIES_SQL += " group by result_id) k"
+NO_SERIES_SQL = "(select null as result_id, null as series_key) k"
 
 
 def matching_results(
@@ -244,7 +253,8 @@ def matching_results(
     parts = [_condition(w, catalog) for w in rule.where]
     conditions = " and ".join(sql for sql, _ in parts) or "true"
     params = [p for _, ps in parts for p in ps]
-    cursor = con.execute(FACTS_SQL.format(conditions=conditions), params)
+    series = SERIES_SQL if catalog.change_points.has_series else NO_SERIES_SQL
+    cursor = con.execute(FACTS_SQL.format(conditions=conditions, series=series), params)
     names = [d[0] for d in cursor.description][FACT_FIELDS:]
     return [
         ResultFacts(*row[:FACT_FIELDS], columns=dict(zip(names, row[FACT_FIELDS:], strict=True)))

@@ -8,7 +8,8 @@ Run validity (a result excluded by one of these fails, whatever it measured, and
   result without an interval series is not judged here, only by `require: steady_state`);
 - `vms_finished_early`: outputs (VMs, fio jobs) left out because they never finished;
 - `partial`: any other partial result (an HCIBench -res.txt cut short);
-- `host_cpu_saturated`: the busiest host's mean CPU at or above CPU_SATURATED_PCT.
+- `host_cpu_saturated`: marts.fct_result_host_cpu says so (the busiest host's mean CPU at or
+  above dbt var host_cpu_saturated_pct; history's run validity uses the same column).
 """
 
 from __future__ import annotations
@@ -21,8 +22,6 @@ from ingest.accept_spec import Requirement, Rule, SpecError
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
 _SEVERITY = {PASS: 0, INCONCLUSIVE: 1, FAIL: 2}
-# A host this busy limits the storage it drives: the run measures the CPU, not vSAN.
-CPU_SATURATED_PCT = 95.0
 NO_CHANGE_POINT_MART = "inconclusive: no change-point mart in this warehouse"
 # Published metrics that are a result's own measure (a column of fct_workload_results).
 RESULT_METRICS = (
@@ -87,13 +86,15 @@ def exclusions(facts: ResultFacts) -> tuple[Exclusion, ...]:
         found.append(Exclusion("vms_finished_early", facts.partial_reason or "VMs left out"))
     elif facts.is_partial:
         found.append(Exclusion("partial", facts.partial_reason or "partial result"))
-    if facts.host_cpu_pct is not None and facts.host_cpu_pct >= CPU_SATURATED_PCT:
+    if facts.is_host_cpu_saturated:
+        # a host this busy limits the storage it drives: the run measures the CPU, not vSAN
+        assert facts.host_cpu_pct is not None and facts.host_cpu_saturated_pct is not None
         host = f" on {facts.busiest_host}" if facts.busiest_host else ""
         found.append(
             Exclusion(
                 "host_cpu_saturated",
                 f"host CPU {_fmt(facts.host_cpu_pct)} %{host} "
-                f">= {_fmt(CPU_SATURATED_PCT)} % (saturated)",
+                f">= {_fmt(facts.host_cpu_saturated_pct)} % (saturated)",
             )
         )
     return tuple(found)
@@ -200,11 +201,16 @@ def is_worse(change: ChangePoint) -> bool:
 
 
 def applies_to(change: ChangePoint, facts: ResultFacts) -> bool:
-    """The change is in the result's series and the result is at or after it. A change point
-    without series columns says nothing about other results: it applies to its own only."""
+    """The change is in the result's series (its series_key, marts.history_points; in a
+    warehouse without it, the same values of the change point's columns that results have)
+    and the result is at or after it. A change point without either says nothing about other
+    results: it applies to its own only."""
     if change.result_id == facts.result_id:
         return True
-    if not change.series or any(facts.columns.get(k) != v for k, v in change.series.items()):
+    if change.series_key is not None and facts.series_key is not None:
+        if change.series_key != facts.series_key:
+            return False
+    elif not change.series or any(facts.columns.get(k) != v for k, v in change.series.items()):
         return False
     if change.started_at is None or facts.started_at is None:
         return False

@@ -1,4 +1,4 @@
-"""`python -m synth reference DIR | fixtures [NAME ...] | esxtop PATH [options]`.
+"""`python -m synth reference DIR | fixtures [NAME ...] | esxtop PATH [options] | history ...`.
 
 - `reference DIR`: the reference dataset (the five studies), the same files as
   `python -m ingest reference DIR`.
@@ -7,8 +7,10 @@
   and `--replay-fio` reuses the committed fio outputs instead of running fio (real fio numbers
   differ on every run; everything else must then come out byte for byte).
 - `esxtop PATH`: a wide esxtop capture scaled from a real one, for benchmarks (never commit it).
-- `history FIO_JSON DIR`: a run history of one configuration from one real fio JSON report,
-  re-dated over weeks, with a step after an "upgrade" and one outlier run (synth/history.py).
+- `history FIO_JSON|HCIBENCH_RES_TXT DIR`: a run history of one configuration from one real
+  fio JSON report or one HCIBench fio test case (its `-res.txt`, the case folder beside it),
+  re-dated over weeks, with a step after an "upgrade" (vsan_version 8.0u2 -> 8.0u3) and one
+  outlier run (synth/history.py).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def _esxtop(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    from synth.history import HistorySpec, write_fio_history
+    from synth.history import HistorySpec, write_fio_history, write_hcibench_history
 
     spec = HistorySpec(
         runs=args.runs,
@@ -80,7 +82,10 @@ def _history(args: argparse.Namespace) -> int:
         outlier_at=None if args.outlier_at < 0 else args.outlier_at,
         seed=args.seed,
     )
-    runs = write_fio_history(args.fio_json, args.dir, spec)
+    # an HCIBench test case is named by its summary; anything else is a fio JSON report
+    hcibench = args.template.name.endswith("-res.txt")
+    write = write_hcibench_history if hcibench else write_fio_history
+    runs = write(args.template, args.dir, spec)
     print(
         f"wrote {len(runs)} runs into {args.dir}: {args.step_pct:+g} % from run {spec.change_at}"
         f" (after-upgrade/), outlier run {spec.outlier_at}"
@@ -113,8 +118,16 @@ def _parser() -> argparse.ArgumentParser:
     esxtop.add_argument("--quirk", action="append", default=[], choices=sorted(QUIRKS))
     esxtop.add_argument("--seed", type=int, default=0)
     esxtop.set_defaults(run=_esxtop)
-    history = commands.add_parser("history", help="write a fio run history with a step change")
-    history.add_argument("fio_json", type=Path, help="a real fio JSON report to copy")
+    history = commands.add_parser(
+        "history", help="write a fio or HCIBench run history with a step change"
+    )
+    history.add_argument(
+        "template",
+        type=Path,
+        metavar="FIO_JSON|HCIBENCH_RES_TXT",
+        help="a real fio JSON report, or an HCIBench fio test case's -res.txt (its case folder"
+        " beside it), to copy",
+    )
     history.add_argument("dir", type=Path, help="folder to write (keep it out of git)")
     history.add_argument("--runs", type=int, default=24)
     history.add_argument("--change-at", type=int, default=14, help="first run after the upgrade")

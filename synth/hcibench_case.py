@@ -487,15 +487,24 @@ def fio_summary(
 ) -> str:
     """`-res.txt` of a fio case in the HCIBench 2.5 `parseFioResult.rb` layout (one block per
     fio job, normally `job0` because of group_reporting)."""
+    return (
+        f"Datastore     = {datastore}\n"
+        f"{SUMMARY_RULE}\n"
+        + fio_summary_blocks(vm_outputs)
+        + "Resource Usage:\n"
+        + resource_lines(resource)
+    )
+
+
+def fio_summary_blocks(vm_outputs: Mapping[str, str]) -> str:
+    """The job blocks of a 2.5 fio `-res.txt` (each closed by the rule), from the per-VM
+    outputs' final dumps."""
     dumps = [final_fio_dump(text) for _, text in sorted(vm_outputs.items())]
     blocks = []
     for index in range(len(dumps[0]["jobs"])):
         lines = fio_result_lines([d["jobs"][index] for d in dumps], release="2.5")
         blocks.append("\n".join([*lines, SUMMARY_RULE]) + "\n")
-    return (
-        f"Datastore     = {datastore}\n"
-        f"{SUMMARY_RULE}\n" + "".join(blocks) + "Resource Usage:\n" + resource_lines(resource)
-    )
+    return "".join(blocks)
 
 
 # --------------------------------------------------------------------------------------------

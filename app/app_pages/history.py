@@ -1,6 +1,7 @@
 """History: one configuration's results over time, its change points, and their review.
 
-The configuration (series) and the measure are in the URL (`?series=...&measure=...`).
+The search text, the configuration (series) and the measure are in the URL
+(`?search=...&series=...&measure=...`).
 """
 
 import streamlit as st
@@ -19,8 +20,9 @@ series = view.series_choices(points)
 if series.is_empty():
     ui.no_data("repeated configuration (a configuration run more than once)", view.HISTORY_HINT)
 else:
-    search = st.text_input("Search configurations by label", key="history_search",
-                           placeholder="e.g. history-lab read_pct=70")  # fmt: skip
+    search = url.text("search", "Search configurations by label",
+                      placeholder="e.g. history-lab read_pct=70")  # fmt: skip
+    chosen["search"] = search or None
     offered = view.matching(series, search)
     if offered.is_empty():
         st.info(f"No configuration's labels hold “{search}”.")
@@ -39,7 +41,8 @@ else:
             view.series_changes(queries_history.change_points(where, filters), key, measure),
             decisions,
         )
-        short = view.too_few_runs(part)
+        settings = view.built_settings(part)
+        short = view.too_few_runs(part, settings)
         if short:
             st.info(short)
         fig = history_chart(
@@ -48,7 +51,7 @@ else:
             view.segments(part, changes),
             measure=measure,
             title=f"{view.measure_label(measure)} over time",
-            subtitle=view.subtitle(choice, changes),
+            subtitle=view.subtitle(choice, changes, settings),
         )
         provenance.plot(fig, "history", key="history_chart", points=part)
         if changes.is_empty() and not short:

@@ -142,6 +142,20 @@ class UrlState:
         self.publish({param: "1" if on else None}, only=(param,))
         return on
 
+    def text(
+        self, param: str, label: str, *, widget: Callable[..., Any] | None = None, **kwargs: Any
+    ) -> str:
+        """A text box (`widget`, default st.text_input) the URL can set: `?<param>=<text>`
+        while it holds text (the page publishes it), no parameter while it is empty. A link's
+        text becomes the box's; otherwise the box keeps its own."""
+        key = self.keys[param]
+        if param not in self._restored:
+            self._restored.add(param)
+            if self.is_new(param):
+                self._state[key] = self.in_url(param)
+        draw = widget or st.text_input
+        return draw(label, key=key, on_change=self.follow, args=(param,), **kwargs) or ""
+
     def _follow_toggle(self, param: str) -> None:
         self.publish({param: "1" if self.widget(param) else None}, only=(param,))
 

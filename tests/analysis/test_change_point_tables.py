@@ -10,7 +10,12 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from analysis.change_point_tables import change_points, guarded_points, history_points
+from analysis.change_point_tables import (
+    change_points,
+    event_change,
+    guarded_points,
+    history_points,
+)
 from analysis.change_points import DetectorSettings
 
 SETTINGS = DetectorSettings()
@@ -18,7 +23,10 @@ START = dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC)
 
 
 def _points(values: np.ndarray, measure: str, higher_is_better: bool) -> pd.DataFrame:
+    """A series whose event label vsan_version moves from 8.0u2 to 8.0u3 at run 25 (where the
+    fixture's step is) and that lacks it before run 2."""
     runs = len(values)
+    versions = [None] * 2 + ['{"vsan_version":"8.0u2"}'] * 23 + ['{"vsan_version":"8.0u3"}'] * 15
     return pd.DataFrame(
         {
             "series_key": "s1",
@@ -27,6 +35,7 @@ def _points(values: np.ndarray, measure: str, higher_is_better: bool) -> pd.Data
             "testbed_id": "t1",
             "testbed": "lab",
             "series_labels_json": '{"read_pct":"70"}',
+            "event_labels_json": versions[:runs],
             # two runs a day: repeats on one day are points of their own
             "started_at": [START + dt.timedelta(hours=12 * i) for i in range(runs)],
             "series_position": range(runs),
@@ -104,3 +113,42 @@ def test_history_points_keep_their_types_with_nothing_excluded_or_no_points(hist
         assert table.schema.field("validity_exclusion").type == pa.string()
         assert table.schema.field("started_at").type == pa.timestamp("us", tz="UTC")
         assert table.column("exclusion").null_count == len(points)
+
+
+def test_an_event_is_on_the_point_where_the_label_changed_and_on_the_change_after_it(
+    history: pd.DataFrame,
+):
+    guarded = guarded_points(history, SETTINGS)
+    iops = guarded[guarded["measure"] == "iops"].set_index("result_id")["event_change"]
+    assert iops.dropna().to_dict() == {
+        "r02": "vsan_version: (none) -> 8.0u2",
+        "r25": "vsan_version: 8.0u2 -> 8.0u3",
+    }
+    table = change_points(guarded, SETTINGS).to_pandas()
+    assert set(table["event_change"]) == {"vsan_version: 8.0u2 -> 8.0u3"}
+    assert history_points(history, SETTINGS).schema.field("event_change").type == pa.string()
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        ('{"vsan_version":"8.0u2"}', '{"vsan_version":"8.0u2"}', None),
+        (None, None, None),
+        ('{"vsan_version":"8.0u2"}', None, "vsan_version: 8.0u2 -> (none)"),
+        (
+            '{"driver":"1.2","vsan_version":"8.0u2"}',
+            '{"driver":"1.3","vsan_version":"8.0u3"}',
+            "driver: 1.2 -> 1.3; vsan_version: 8.0u2 -> 8.0u3",
+        ),
+    ],
+)
+def test_event_change_names_each_label_that_changed(before, after, expected):
+    assert event_change(before, after) == expected
+
+
+def test_settings_come_from_dbt_vars_as_text():
+    """dbt renders the vars into the model's meta as text; a missing one keeps its default."""
+    settings = DetectorSettings.from_values({"max_pvalue": "0.001", "window_len": "30"})
+    assert (settings.max_pvalue, settings.window_len) == (0.001, 30)
+    assert settings.gesd_alpha == DetectorSettings().gesd_alpha
+    assert DetectorSettings.from_json(settings.as_json()) == settings

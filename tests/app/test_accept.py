@@ -19,9 +19,10 @@ from typing import Any
 
 import duckdb
 import pytest
+import yaml
 
 from ingest.__main__ import main
-from ingest.accept_rules import CPU_SATURATED_PCT, NO_CHANGE_POINT_MART
+from ingest.accept_rules import NO_CHANGE_POINT_MART
 from tests.app.conftest import REPO, query
 
 MICRON = "{testbed: micron-sata-vsan67, working_set: cache, read_pct: 100, block_size_bytes: 4096"
@@ -179,6 +180,10 @@ def test_what_the_warehouse_lacks_is_a_spec_error_with_its_line(
 def test_a_host_saturated_run_is_excluded_and_says_by_which_rule(
     warehouse: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # the one threshold, dbt var host_cpu_saturated_pct, on the busiest host's mean CPU
+    threshold = yaml.safe_load((REPO / "dbt_project" / "dbt_project.yml").read_text())["vars"][
+        "host_cpu_saturated_pct"
+    ]
     saturated = {
         r[0]
         for r in query(
@@ -186,10 +191,20 @@ def test_a_host_saturated_run_is_excluded_and_says_by_which_rule(
             "select result_id from marts.fct_result_host_cpu_samples"
             " where testbed = 'samsung-pm1743-vsan8-esa'"
             " group by result_id, host_name having avg(cpu_util_pct) >= ?",
-            [CPU_SATURATED_PCT],
+            [threshold],
         )
     }
     assert saturated  # the ESA study's esxtop captures have hosts at 99 %
+    # history's run validity reads the same definition: the same results are left out there,
+    # but for those an earlier rule (partial, not steady) already names
+    exclusions = query(
+        warehouse,
+        "select distinct result_id, validity_exclusion from marts.history_points"
+        " where testbed = 'samsung-pm1743-vsan8-esa' and validity_exclusion is not null",
+    )
+    earlier = {r for r, rule in exclusions if rule != "host_cpu_saturated"}
+    in_history = {r for r, rule in exclusions if rule == "host_cpu_saturated"}
+    assert in_history and in_history == saturated - earlier
     spec = "- where: {testbed: samsung-pm1743-vsan8-esa}\n  require: {min_iops: 0}\n"
     rc, doc, _ = _accept(warehouse, spec, tmp_path, capsys)
     assert rc == 1

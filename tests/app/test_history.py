@@ -127,6 +127,20 @@ def test_the_chart_draws_the_marts_points_change_and_bands(history_env: Path) ->
     labels = ", ".join(f"{k}={v}" for k, v in sorted(json.loads(labels_json).items()))
     assert flat.startswith(f"{SPEC.labels['testbed']} · {labels} otava.e_divisive_means: ")
     assert f"max_pvalue={DetectorSettings().max_pvalue}" in flat
+    # the upgrade (vsan_version 8.0u2 -> 8.0u3) is an event on the series: a marker at the
+    # first run after it, with old -> new, and named in the change point's caption
+    ((event_result, event_text),) = query(
+        history_env,
+        "select result_id, event_change from marts.history_points"
+        " where measure = 'iops' and event_change is not null",
+    )
+    assert event_text == f"vsan_version: {SPEC.upgrade_from} -> {SPEC.upgrade_to}"
+    assert (drawn["events"]["customdata"], drawn["events"]["text"]) == (
+        [event_result],
+        [event_text],
+    )
+    assert event_result == change["result_id"]
+    assert f"UTC after {event_text}: " in " ".join(m.value for m in at.markdown)
 
 
 def test_a_series_shorter_than_the_detector_needs_says_so(history_env: Path) -> None:
@@ -207,8 +221,22 @@ def test_the_search_box_narrows_configurations_by_label(history_env: Path) -> No
     assert at.selectbox(key="history_series").options == [
         "history-lab · " + ", ".join(f"{k}={v}" for k, v in sorted(labels.items()))
     ]
+    typed = f"HISTORY-lab read_pct={labels['read_pct']}"
+    assert at.query_params["search"] in (typed, [typed])
     at.text_input(key="history_search").input("read_pct=999").run()
     assert not at.selectbox and "read_pct=999" in at.info[0].value
+    assert at.query_params["search"] in ("read_pct=999", ["read_pct=999"])
+
+
+def test_a_link_with_a_search_text_opens_with_it(history_env: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page(PAGE)
+    at.query_params["search"] = "read_pct=999"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.text_input(key="history_search").value == "read_pct=999"
+    assert "read_pct=999" in at.info[0].value
 
 
 @pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"no chromium at {CHROMIUM}")

@@ -52,6 +52,30 @@ def select(url: UrlState, param: str, options: list[str], state: dict, index: in
     return url.select(param, param, options, index=index, widget=widget, state=state)
 
 
+def text_box(label: str, *, key: str, state: dict, **_: Any) -> Any:
+    """A text box as Streamlit draws one bound to `key`: it shows the session value."""
+    return state.get(key, "")
+
+
+def test_a_text_link_fills_the_box_and_the_box_keeps_its_own_text_otherwise() -> None:
+    # GIVEN a link with a search text, WHEN the page draws its box
+    query, state = Query(a="history-lab read_pct=70"), {}
+    url = url_state(query, state)
+    # THEN the box holds the link's text
+    assert url.text("a", "search", widget=text_box, state=state) == "history-lab read_pct=70"
+    # WHEN the reader types another text (the box's on_change writes the URL)
+    state["page_a"] = "nodes=4"
+    url.follow("a")
+    assert query.params == {"a": ["nodes=4"]}
+    # and empties it: the page publishes no text, the URL drops the parameter
+    state["page_a"] = ""
+    url.follow("a")
+    again = url_state(query, state)
+    assert again.text("a", "search", widget=text_box, state=state) == ""
+    again.publish({"a": None})
+    assert query.params == {}
+
+
 def test_a_first_view_opens_on_the_default_and_writes_it_into_the_url() -> None:
     query, state = Query(), {}
     url = url_state(query, state)

@@ -120,7 +120,7 @@ def test_a_missing_spec_file_is_a_spec_error(tmp_path: Path) -> None:
         ("create schema marts", "the warehouse has no marts yet: run `python -m ingest build`"),
         (
             "create schema marts; create table marts.fct_workload_results (result_id varchar)",
-            "the warehouse lacks marts.fct_result_host_cpu_samples, marts.fct_result_labels",
+            "the warehouse lacks marts.fct_result_host_cpu, marts.fct_result_labels",
         ),
     ],
 )

@@ -1,5 +1,6 @@
-"""A result series over time: its runs, the runs left out of detection, its change points and
-the before/after means with their 95 % intervals."""
+"""A result series over time: its runs, the runs left out of detection, its events (an event
+label such as vsan_version changed: `old -> new`), its change points and the before/after means
+with their 95 % intervals."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ DETECTED = "detected on"
 EXCLUDED_COLOR = "#888888"
 BAND_COLOR = "rgba(0, 114, 178, 0.15)"
 CHANGES = "change points"
+EVENTS = "events"
+EVENT_COLOR = "#555555"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,59 @@ def _band(fig: go.Figure, segment: Segment, show_legend: bool) -> None:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """How one kind of marked run is drawn: a change point or an event."""
+
+    name: str
+    color: str
+    symbol: str
+    size: int
+    text_position: str
+    line_dash: str
+    hover: str
+
+
+_WHEN = "%{x|%Y-%m-%d %H:%M} UTC"
+CHANGE_MARKS = Marks(CHANGES, MARK_COLOR, "diamond-open", 16, "top center", "dot",
+                     f"first run after the change<br>{_WHEN}<br>%{{text}}")  # fmt: skip
+EVENT_MARKS = Marks(EVENTS, EVENT_COLOR, "triangle-up-open", 14, "bottom center", "dash",
+                    f"first run after<br>%{{text}}<br>{_WHEN}")  # fmt: skip
+
+
+def _marked(fig: go.Figure, at: pl.DataFrame, texts: list[str], marks: Marks) -> None:
+    """A marker with its text at each run of `at` (started_at, value, result_id), and a line
+    across the plot's height there."""
+    fig.add_trace(
+        go.Scatter(
+            x=at["started_at"].to_list(),
+            y=at["value"].to_list(),
+            mode="markers+text",
+            name=marks.name,
+            marker={"color": marks.color, "symbol": marks.symbol, "size": marks.size},
+            text=texts,
+            textposition=marks.text_position,
+            customdata=at["result_id"].to_list(),
+            hovertemplate=marks.hover + "<extra></extra>",
+        )
+    )
+    for when in at["started_at"].to_list():
+        fig.add_shape(
+            type="line", x0=when, x1=when, y0=0, y1=1, yref="paper",
+            line={"color": marks.color, "dash": marks.line_dash, "width": 1},
+        )  # fmt: skip
+
+
+def _events(fig: go.Figure, series: pl.DataFrame) -> None:
+    """A marker and a vertical line at each run whose event labels changed, `old -> new` under
+    it (history_points.event_change)."""
+    if "event_change" not in series.columns:  # a mart built before events existed
+        return
+    at = series.filter(pl.col("event_change").is_not_null())
+    if not at.is_empty():
+        _marked(fig, at, at["event_change"].to_list(), EVENT_MARKS)
+
+
 def history_chart(
     series: pl.DataFrame,
     changes: pl.DataFrame,
@@ -115,31 +171,14 @@ def history_chart(
     for kind in sorted(set(series["point_kind"].to_list()) - {DETECTED}):
         part = series.filter(pl.col("point_kind") == kind)
         fig.add_trace(_points(part, measure, name=f"left out: {kind}", excluded=True))
+    _events(fig, series)
     if not changes.is_empty():
         at = changes.join(series.select("result_id", "value"), on="result_id", how="left")
         labels = [
             f"{pct:+.1f} % ({state})"
             for pct, state in at.select("change_pct", "review_state").iter_rows()
         ]
-        fig.add_trace(
-            go.Scatter(
-                x=at["started_at"].to_list(),
-                y=at["value"].to_list(),
-                mode="markers+text",
-                name=CHANGES,
-                marker={"color": MARK_COLOR, "symbol": "diamond-open", "size": 16},
-                text=labels,
-                textposition="top center",
-                customdata=at["result_id"].to_list(),
-                hovertemplate="first run after the change<br>%{x|%Y-%m-%d %H:%M} UTC<br>"
-                "%{text}<extra></extra>",
-            )
-        )
-        for when in at["started_at"].to_list():
-            fig.add_shape(
-                type="line", x0=when, x1=when, y0=0, y1=1, yref="paper",
-                line={"color": MARK_COLOR, "dash": "dot", "width": 1},
-            )  # fmt: skip
+        _marked(fig, at, labels, CHANGE_MARKS)
     fig.update_layout(
         template=TEMPLATE,
         title=title,

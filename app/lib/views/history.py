@@ -2,8 +2,9 @@
 points of one measure, its change points with the review decisions the store holds, the
 before/after segments the chart bands, and what the chart's subtitle says about the detector.
 
-A series is marts.history_points' `series_key` (the comparisons' configuration signature: the
-testbed and every comparison label); only series with two or more runs are history."""
+A series is marts.history_points' `series_key` (the testbed and every comparison label but the
+event labels, such as vsan_version, whose changes are events on the series: `event_change`);
+only series with two or more runs are history."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from app.lib.charts.common import axis_title
 from app.lib.charts.history import DETECTED, Segment
 
 # URL parameter -> widget key.
-PARAMS = {"series": "history_series", "measure": "history_measure"}
+PARAMS = {"search": "history_search", "series": "history_series", "measure": "history_measure"}
 # marts.change_points' measures, in the order the selector offers them.
 MEASURES = ("iops", "throughput_mb_s", "avg_latency_ms", "p99_latency_ms", "iops_per_cpu_pct")
 IDENTITY = ["series_key", "measure", "result_id"]
@@ -141,9 +142,17 @@ def segments(series: pl.DataFrame, changes: pl.DataFrame) -> list[Segment]:
     return out
 
 
+def built_settings(series: pl.DataFrame) -> DetectorSettings:
+    """The detector settings the build used (history_points.detector_params_json: the dbt
+    vars history_*); the defaults for a mart built before the column existed."""
+    if series.is_empty() or "detector_params_json" not in series.columns:
+        return DetectorSettings()
+    return DetectorSettings.from_json(series["detector_params_json"][0])
+
+
 def detector_text(changes: pl.DataFrame, settings: DetectorSettings | None = None) -> str:
     """The detector and its parameters as the chart prints them: the mart's own row when the
-    series has change points, else the settings the build uses."""
+    series has change points, else the settings the build used (`built_settings`)."""
     if not changes.is_empty():
         detector = changes["detector"][0]
         params = json.loads(changes["detector_params_json"][0])
@@ -153,9 +162,11 @@ def detector_text(changes: pl.DataFrame, settings: DetectorSettings | None = Non
     return f"{detector}: " + ", ".join(f"{k}={v}" for k, v in sorted(params.items()))
 
 
-def subtitle(configuration: str, changes: pl.DataFrame) -> str:
+def subtitle(
+    configuration: str, changes: pl.DataFrame, settings: DetectorSettings | None = None
+) -> str:
     """The chart's subtitle: the configuration (testbed · labels), then the detector."""
-    return f"{configuration}<br>{detector_text(changes)}"
+    return f"{configuration}<br>{detector_text(changes, settings)}"
 
 
 def too_few_runs(series: pl.DataFrame, settings: DetectorSettings | None = None) -> str | None:
@@ -178,8 +189,9 @@ def _number(value: float) -> str:
 def change_caption(row: dict) -> str:
     """One change point in words: when, how much, how sure, and its review."""
     worse = "worse" if row["is_regression"] else "better"
+    event = f" after {row['event_change']}" if row.get("event_change") else ""
     text = (
-        f"{row['started_at']:%Y-%m-%d %H:%M} UTC: {row['change_pct']:+.1f} % ({worse}), "
+        f"{row['started_at']:%Y-%m-%d %H:%M} UTC{event}: {row['change_pct']:+.1f} % ({worse}), "
         f"mean {_number(row['mean_before'])} → {_number(row['mean_after'])}, "
         f"p = {row['p_value']:.2g}. "
         f"Review: **{row['review_state']}**"

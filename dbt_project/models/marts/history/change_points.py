@@ -2,7 +2,7 @@
 Otava's E-Divisive means on the points history_points keeps. The logic lives in
 analysis/change_point_tables.py (docs/ANALYSES.md, "History and change points"); each change's
 review state is its latest decision on the History page (warehouse/reviews.py), joined here
-by the change's identity."""
+by the change's identity. The detector's settings are history_points' (dbt vars history_*)."""
 
 import pyarrow as pa
 
@@ -15,6 +15,13 @@ REVIEW_COLUMNS = [
     ("reviewed_at", pa.timestamp("us", tz="UTC")),
     ("review_note", pa.string()),
 ]
+
+
+def built_settings(points) -> DetectorSettings:
+    """The settings history_points was built with (the dbt vars, in each of its rows)."""
+    if points.empty:
+        return DetectorSettings()
+    return DetectorSettings.from_json(points["detector_params_json"].iloc[0])
 
 
 def with_reviews(found: pa.Table, reviews) -> pa.Table:
@@ -30,4 +37,4 @@ def with_reviews(found: pa.Table, reviews) -> pa.Table:
 def model(dbt, session):
     points = dbt.ref("history_points").df()
     reviews = dbt.ref("int_change_point_reviews_latest").df()
-    return with_reviews(change_points(points, DetectorSettings()), reviews)
+    return with_reviews(change_points(points, built_settings(points)), reviews)
