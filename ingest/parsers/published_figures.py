@@ -140,7 +140,7 @@ def parse(data: bytes, source: SourceFile) -> Parsed:
     text = decode_utf8(data, source)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        header = [field.strip() for field in next(reader)]
+        header = [field.strip() for field in next(reader, [])]
         _check_header(header, source)
         rows = [_typed_row(source, reader.line_num, dict(zip(header, cells, strict=False)), cells)
                 for cells in _data_rows(reader)]  # fmt: skip

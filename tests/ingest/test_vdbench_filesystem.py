@@ -15,8 +15,8 @@ import pytest
 from ingest.parsers import vdbench
 from ingest.records import RunState
 from ingest.registry import HEAD_BYTES, detect_format
-from tests.conftest import FIXTURES
-from tests.ingest.conftest import parse_file
+from tests.conftest import FIXTURES, source_of
+from tests.ingest.conftest import parse_file, rejection
 
 VALID = FIXTURES / "vdbench" / "valid"
 CUT = "fs_50407_read_1m_cut_after_6_intervals__"
@@ -114,3 +114,16 @@ def test_raw_run_cut_before_its_average_says_why_too():
     assert run.state == RunState.unfinished and run.interval_count > 0
     assert "no avg_ line" in run.state_reason
     assert parsed.tables["vdbench_outputs"][0].workload_kind == "raw"
+
+
+def test_a_header_whose_interval_label_is_glued_to_other_text_is_refused_at_its_line():
+    # GIVEN a real file-system summary whose first column header has `x..Interval..` (found by
+    # the fuzz benchmark: the parser raised StopIteration instead of a ParseError)
+    data, source = source_of(VALID / (READ_4K + "summary.html"))
+    lines = data.split(b"\n")
+    number = next(i for i, line in enumerate(lines) if b"..Interval.. .ReqstdOps" in line)
+    lines[number] = lines[number].replace(b"..Interval..", b"x..Interval..", 1)
+    # WHEN parsed THEN it is refused at that line, saying what it could not read
+    error = rejection(vdbench, b"\n".join(lines), source)
+    assert error.location == f"line {number + 1}"
+    assert "file-system column header" in str(error)

@@ -98,7 +98,9 @@ def fs_columns(header: str) -> list[str] | None:
     """The field of each number after the label of a file-system run's lines, from its column
     header; None for a group this parser does not know."""
     tokens = header.split()
-    start = next(i for i, t in enumerate(tokens) if t.strip(".") == "Interval")
+    start = next((i for i, t in enumerate(tokens) if t.strip(".") == "Interval"), None)
+    if start is None:  # `.Interval.` glued to other text: not a header this parser reads
+        return None
     seen: dict[str, int] = {}
     columns: list[str] = []
     for token in tokens[start + 1 :]:
