@@ -435,11 +435,12 @@ class LakeWarehouse(LakeAddress, Warehouse):
         with ducklake.advisory_lock(self, "ducklake-attach"):
             return self.connect()
 
-    def new_source_file_id(self, con: duckdb.DuckDBPyConnection) -> int:
+    def new_source_file_ids(self, con: duckdb.DuckDBPyConnection, count: int) -> list[int]:
         """Random in [2^32, 2^63): loaders on other machines share no counter and DuckLake has
         no sequence; a random 63-bit id needs no coordination, and a million files collide
         with odds of about 5e-8 (n^2 / 2^64)."""
-        return MIGRATED_ID_CEILING + secrets.randbelow(2**63 - MIGRATED_ID_CEILING)
+        span = 2**63 - MIGRATED_ID_CEILING
+        return [MIGRATED_ID_CEILING + secrets.randbelow(span) for _ in range(count)]
 
     def commit(self, con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
         return ducklake.commit(con, work)
