@@ -194,6 +194,14 @@ class IdentityLocks(ABC):
         """Give every key back (the batch is committed)."""
 
     @abstractmethod
+    def newest_commit(self) -> int | None:
+        """Asked once a file's keys are held: the id of the warehouse's newest commit by any
+        writer (a lake's snapshot id), so a loader knows whether its copy of the stored
+        identities is still current (another loader's file of these keys was committed
+        before the keys were handed over). None with one writer at a time: only its own
+        commits change what is stored."""
+
+    @abstractmethod
     def close(self) -> None: ...
 
 
@@ -211,6 +219,9 @@ class NoIdentityLocks(IdentityLocks):
 
     def release_all(self) -> None:
         pass
+
+    def newest_commit(self) -> int | None:
+        return None
 
     def close(self) -> None:
         pass
