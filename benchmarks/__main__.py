@@ -51,6 +51,7 @@ FULL = {
     "dashboard server: 1,000 idle, half-sent and unread WebSocket connections": [
         "benchmarks.bench_server_connections"
     ],
+    "ingest load: the reference dataset, first load and re-load": ["benchmarks.bench_load"],
     "ingest load: peak memory over 1,000 files and a 100-member archive": [
         "benchmarks.bench_load_memory"
     ],

@@ -5,7 +5,7 @@ The parsers declare their tables (row dataclasses or Arrow schemas in each modul
 file (or a lake) up to date with them. Columns are only ever added: a newer parser version
 may add a column, and rows loaded by an older version keep NULL there.
 
-Ids of `raw.source_files` are the warehouse's to draw (`Warehouse.new_source_file_id`). The
+Ids of `raw.source_files` are the warehouse's to draw (`Warehouse.new_source_file_ids`). The
 schema is brought up to date in one transaction (`Warehouse.commit`: in a lake one snapshot,
 re-run whole when another loader created it at the same moment).
 """

@@ -24,6 +24,11 @@ others: when a key is taken it first commits its batch (releasing everything), t
 the file's keys in sorted order, so two loaders cannot deadlock. A warehouse file has one
 writer at a time and needs no such locks. A commit that loses a race is re-run whole
 (`Warehouse.commit`); each commit is labelled with its files (`Warehouse.label_commit`).
+
+Catalog work is paid per commit, not per file: the stored identities are read in one query and
+kept until a commit changes them (`_StoredIndex`; a lake loader asks PostgreSQL for the newest
+snapshot id, one round trip, once it holds a file's keys), ids are drawn per batch, and a
+file's two keys are taken, or handed back, in one round trip.
 """
 
 from __future__ import annotations
@@ -44,23 +49,12 @@ from ingest.records import Parsed, ParseError
 from ingest.redaction import redact_table
 from ingest.walk import ARCHIVE_SEP
 from warehouse import Warehouse, WarehouseLost, kill_point
-from warehouse.base import NoIdentityLocks
 
 # A large esxtop capture is written on its own rather than held with 99 other files; the
 # byte bound keeps a batch of wide rows (Arrow memory) from growing with the file count.
 BATCH_ROWS = 2_000_000
 BATCH_BYTES = 256 * 1024**2
 DEFAULT_BATCH_FILES = 100
-
-
-# A file's identity rows: the same bytes in the same HCIBench case, or the same path.
-_IDENTITY_SQL = """
-select source_file_id, path, labels_json, parser_version, sha256, hcibench_case
-from raw.source_files where sha256 = ? and hcibench_case is not distinct from ?
-union
-select source_file_id, path, labels_json, parser_version, sha256, hcibench_case
-from raw.source_files where path = ?
-"""
 
 
 _ALL_IDENTITIES_SQL = """
@@ -70,13 +64,14 @@ from raw.source_files order by source_file_id
 
 
 class _StoredIndex:
-    """Every stored file's identity row, by path and by (bytes, HCIBench case): what
-    `_IDENTITY_SQL` finds, read in one query. For a writer that is the warehouse's only one
-    (file mode: the writer lock is held for the whole load), so nothing else changes the
-    table; re-read after each commit. A query per file was a quarter of loading 2,007
-    already-loaded files (6 ms each)."""
+    """Every stored file's identity row, by path and by (bytes, HCIBench case), read in one
+    query and kept while no commit changes the table: `version` is the warehouse's newest
+    commit when it was read (`IdentityLocks.newest_commit`; None where this writer is the only
+    one). A query per file was a quarter of loading 2,007 already-loaded files into a file
+    (6 ms each) and of a lake loader (several catalog round trips each)."""
 
-    def __init__(self, rows: list[tuple]) -> None:
+    def __init__(self, rows: list[tuple], version: int | None) -> None:
+        self.version = version
         self.by_path: dict[str, list[tuple]] = {}
         self.by_content: dict[tuple[str, str | None], list[tuple]] = {}
         for row in rows:
@@ -87,13 +82,6 @@ class _StoredIndex:
         found = {row[0]: row for row in self.by_content.get((sha256, hcibench_case), [])}
         found.update((row[0], row) for row in self.by_path.get(path, []))
         return [found[key] for key in sorted(found)]
-
-
-class _Prefetch(NamedTuple):
-    path: str
-    sha256: str
-    hcibench_case: str | None
-    rows: list[tuple]
 
 
 class EarlierLoad(NamedTuple):
@@ -177,10 +165,7 @@ class RawWriter:
         self._staged: list[_StagedFile] = []
         self._staged_rows = 0
         self._staged_bytes = 0
-        self._prefetched: _Prefetch | None = None
-        # the only writer (file mode): identities read once per commit, not once per file
-        self._sole_writer = isinstance(self._locks, NoIdentityLocks)
-        self._index: _StoredIndex | None = None
+        self._index: _StoredIndex | None = None  # what is stored, read once per commit
         self.committed = 0  # files this writer committed
         self.lost: WarehouseLost | None = None
         ensure_schema(self.con, wh)
@@ -196,18 +181,26 @@ class RawWriter:
             self._locks.close()
 
     def claim(self, path: str, sha256: str, hcibench_case: str | None) -> None:
-        """Before a file's checks (`find_same_content`, `find_by_path`): read what is stored
-        under its identity, once for both. First hold the file's identity keys until its
-        batch is committed, so the checks and the write see no other loader's file; a key
-        another loader holds: commit what is staged (releasing every key held),
-        then wait (a warehouse with one writer at a time has no identity locks)."""
+        """Before a file's checks (`find_same_content`, `find_by_path`): hold the file's
+        identity keys until its batch is committed, so the checks and the write see no other
+        loader's file; a key another loader holds: commit what is staged (releasing every
+        key held), then wait (a warehouse with one writer at a time has no identity locks).
+        Then make sure the stored identities are current (`_current_index`)."""
         keys = identity_keys(path, sha256, hcibench_case)
         if not self._locks.try_take(keys):
             self.flush()
             self._locks.take(keys)
-        self._prefetched = None
-        rows = self._stored(path=path, sha256=sha256, hcibench_case=hcibench_case)
-        self._prefetched = _Prefetch(path, sha256, hcibench_case, rows)
+        self._current_index()
+
+    def _current_index(self) -> _StoredIndex:
+        """The stored identities, read again only when a commit changed them: this writer's
+        (`flush` drops the index) or, with the file's keys held, any other writer's (the
+        newest commit is not the one the index was read at). Asked first, read second: a
+        commit landing in between makes the index newer than its version, never older."""
+        newest = self._locks.newest_commit()
+        if self._index is None or self._index.version != newest:
+            self._index = _StoredIndex(self.con.execute(_ALL_IDENTITIES_SQL).fetchall(), newest)
+        return self._index
 
     def release(self, path: str, sha256: str, hcibench_case: str | None) -> None:
         """Hand back a claimed file's keys at once when it is not staged (already loaded, or
@@ -244,21 +237,9 @@ class RawWriter:
         sha256: str | None = None,
         hcibench_case: str | None = None,
     ) -> list[tuple]:
-        """`raw.source_files` rows at `path` or with these bytes in this case: the claimed
-        file's, read once by `claim` (a lake query costs a snapshot look-up in PostgreSQL, so
-        the two checks of a file share one), else read now."""
-        pre = self._prefetched
-        if (
-            pre is not None
-            and path in (None, pre.path)
-            and (sha256 is None or (sha256, hcibench_case) == (pre.sha256, pre.hcibench_case))
-        ):
-            return pre.rows
-        if self._sole_writer:
-            if self._index is None:
-                self._index = _StoredIndex(self.con.execute(_ALL_IDENTITIES_SQL).fetchall())
-            return self._index.rows(path, sha256, hcibench_case)
-        return self.con.execute(_IDENTITY_SQL, [sha256, hcibench_case, path]).fetchall()
+        """`raw.source_files` rows at `path` or with these bytes in this case."""
+        index = self._index if self._index is not None else self._current_index()
+        return index.rows(path, sha256, hcibench_case)
 
     def stage(
         self,
@@ -270,7 +251,6 @@ class RawWriter:
         outcome: Outcome,
     ) -> None:
         """Queue one parsed file (replacing `old_ids`) for the next write."""
-        self._prefetched = None  # the file's identity now has rows staged, then stored
         arrays = arrow_tables(parsed, module)
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
         check = getattr(module, "check_stored", None)
@@ -278,7 +258,9 @@ class RawWriter:
         row = {**source_row, "load_root": load_root, "path_in_root": path_in_root}
         self._staged.append(_StagedFile(None, stored_old, row, arrays, outcome, check))
         self._staged_rows += sum(t.num_rows for t in arrays.values())
-        self._staged_bytes += sum(t.nbytes for t in arrays.values())
+        # Buffer sizes, not `nbytes`: the same bound (at least the memory held) at 1 % of the
+        # cost (`nbytes` walks every column's slices: 4 % of loading many small files).
+        self._staged_bytes += sum(t.get_total_buffer_size() for t in arrays.values())
         if (
             len(self._staged) >= self.batch_files
             or self._staged_rows >= self.batch_rows
@@ -339,8 +321,9 @@ class RawWriter:
         """Inside the transaction: ids, the replaced files' deletes, every row, the label."""
         # Ids are drawn inside the transaction, so a killed load never
         # leaves a used id behind that a re-run would draw again.
-        for f in staged:
-            f.new_id = self.warehouse.new_source_file_id(self.con)
+        new_ids = self.warehouse.new_source_file_ids(self.con, len(staged))
+        for f, new_id in zip(staged, new_ids, strict=True):
+            f.new_id = new_id
         self._delete(sorted({old for f in staged for old in f.old_ids}))
         for name, batch in _rows_by_table(staged).items():
             self._insert(f"raw.{name}", batch)
@@ -389,6 +372,7 @@ class RawWriter:
             finally:
                 self._locks.release_all()
             forgotten += [path for _, path in batch]
+        self._index = None  # the commits changed what is stored
         return forgotten
 
     def _forget(self, batch: list[tuple[int, str]]) -> None:
@@ -426,8 +410,10 @@ def _rows_by_table(staged: list[_StagedFile]) -> dict[str, pa.Table]:
                 pa.array([arrow.num_rows], pa.int32()), pa.array([f.new_id], pa.int64())
             )
             parts.setdefault(name, []).append(arrow.append_column(SOURCE_FILE_ID, ids))
+    # One chunk per table: DuckDB scans an Arrow table of a hundred one-file chunks about ten
+    # times slower than the same rows in one chunk (per-chunk cost), which was most of a write.
     return {
-        name: tabs[0] if len(tabs) == 1 else pa.concat_tables(tabs, promote_options="default")
+        name: pa.concat_tables(tabs, promote_options="default").combine_chunks()
         for name, tabs in parts.items()
     }
 

@@ -13,7 +13,7 @@ What the interface covers, by job:
 - who may write: `exclusive()` (one build, publish or migration at a time) and `loading()`
   (what a load holds: the file's writer lock, or nothing in a lake, where loaders run side by
   side); `identity_locks()` serialise the check-and-write of one file identity across loaders;
-- writing: `connect_writer()`, `new_source_file_id()`, `commit()` (one transaction, re-run
+- writing: `connect_writer()`, `new_source_file_ids()`, `commit()` (one transaction, re-run
   whole where a commit can lose a race) and `label_commit()` (where commits are kept: a lake);
   `raise_if_lost()` tells a failed statement from the warehouse going away mid-load;
 - integrity: `missing_files()`, the data files the catalog lists that storage lost (a lake);
@@ -194,6 +194,14 @@ class IdentityLocks(ABC):
         """Give every key back (the batch is committed)."""
 
     @abstractmethod
+    def newest_commit(self) -> int | None:
+        """Asked once a file's keys are held: the id of the warehouse's newest commit by any
+        writer (a lake's snapshot id), so a loader knows whether its copy of the stored
+        identities is still current (another loader's file of these keys was committed
+        before the keys were handed over). None with one writer at a time: only its own
+        commits change what is stored."""
+
+    @abstractmethod
     def close(self) -> None: ...
 
 
@@ -211,6 +219,9 @@ class NoIdentityLocks(IdentityLocks):
 
     def release_all(self) -> None:
         pass
+
+    def newest_commit(self) -> int | None:
+        return None
 
     def close(self) -> None:
         pass
@@ -314,8 +325,9 @@ class Warehouse(ABC):
         """A read-write connection, with the `raw` schema and the id source ready."""
 
     @abstractmethod
-    def new_source_file_id(self, con: duckdb.DuckDBPyConnection) -> int:
-        """A `raw.source_files` id no file of this warehouse has (inside the transaction)."""
+    def new_source_file_ids(self, con: duckdb.DuckDBPyConnection, count: int) -> list[int]:
+        """`count` `raw.source_files` ids no file of this warehouse has (inside the
+        transaction): one call per commit, not one per file."""
 
     @abstractmethod
     def commit(self, con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:

@@ -481,9 +481,9 @@ class FileWarehouse(Warehouse):
         con.execute("create sequence if not exists raw.source_file_seq start 1")
         return con
 
-    def new_source_file_id(self, con: duckdb.DuckDBPyConnection) -> int:
-        (new_id,) = con.execute("select nextval('raw.source_file_seq')").fetchone()
-        return int(new_id)
+    def new_source_file_ids(self, con: duckdb.DuckDBPyConnection, count: int) -> list[int]:
+        rows = con.execute("select nextval('raw.source_file_seq') from range(?)", [count])
+        return [int(new_id) for (new_id,) in rows.fetchall()]
 
     def commit(self, con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
         return in_transaction(con, work)

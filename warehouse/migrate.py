@@ -10,7 +10,7 @@ lake as it was, and a re-run starts over):
   the file's to the lake's alias. `ingest build` on the lake rebuilds all of dbt's objects
   anyway (run it, then `ingest publish`): copying them only spares the first build.
 The file's sequence `raw.source_file_seq` has no lake equivalent: a lake draws random ids at or
-above `FILE_ID_CEILING` (`LakeWarehouse.new_source_file_id`), so no later lake load can reuse a
+above `FILE_ID_CEILING` (`LakeWarehouse.new_source_file_ids`), so no later lake load can reuse a
 migrated id.
 
 A lake that already holds tables is refused unless `--replace` (its schemas are then dropped,
