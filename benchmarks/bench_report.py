@@ -7,7 +7,7 @@ Not a test: it prints a table. It needs the warehouse of the README's main job
 (browser start and imports included), then, as the anchor, a fresh process making the same
 report by the serial pipeline it replaced (every chart exported, then the PDF of the page with
 the SVGs inline: the same PDF, byte for byte). One more process prints the command's phases:
-reading the marts (the browser starting meanwhile), building the figures and tables, the PDF
+reading the marts, building the figures and tables (the browser starting meanwhile), the PDF
 (the charts exporting meanwhile), the last charts, the HTML; the anchor's are printed too.
 
     python -m benchmarks.bench_report                    # 3 repeats
@@ -49,11 +49,11 @@ marks = [("imports", time.perf_counter())]
 done = []  # when each chart's SVG was ready, in the export thread
 svg_of = figures._svg
 figures._svg = lambda figure: (svg_of(figure), done.append(time.perf_counter()))[0]
-if mode == "overlapped":
-    export.start_browser()
 with warehouse.from_settings(None, db=db).reader().cursor() as con:
     found = data.collect(con, testbed, document)
 marks.append(("read marts", time.perf_counter()))
+if mode == "overlapped":
+    export.start_browser()
 sections = content.sections(found)
 exports = figures.Exports([b for s in sections for b in s.blocks if isinstance(b, figures.Figure)])
 marks.append(("figures and tables", time.perf_counter()))

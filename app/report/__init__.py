@@ -6,8 +6,8 @@ writes nothing. One module per job: `data` reads the marts of one version, `cont
 what each section shows, `figures` draws (the dashboard's chart builders) and exports SVG
 through one browser, `tables` formats tables and CSV, `render` fills the HTML template,
 `pdf` turns that HTML into a PDF (weasyprint), `cli` is the command. The browser starts
-before the marts are read, and the charts export in the background while weasyprint parses
-and styles the PDF's page: the three run side by side on two cores.
+once the marts are read, and the charts export in the background while the figures are drawn
+and weasyprint parses and styles the PDF's page: they run side by side on two cores.
 
 The same version and options give the same bytes, apart from the one "generated at" line:
 rows are sorted on stable keys, SVG ids are the figure numbers, and the PDF's dates are the
@@ -117,9 +117,11 @@ def build(
             "no validated, published version to report on: run `python -m ingest publish`, "
             "or ask for a watermarked draft (--draft)"
         )
-    export.start_browser()  # it starts while the marts are read and the figures drawn
     with source.cursor() as con:
         data = collect(con, testbed, document)
+    # Started once the report can be made (collect raised for an unknown testbed or document:
+    # a refused report whose browser was still starting once hung under load, at exit).
+    export.start_browser()  # it starts while the figures are drawn and the PDF's page styled
     cover = content.cover(data, _version_facts(data, source, published=published, draft=draft))
     sections = content.sections(data)
     exports = figures.Exports([b for s in sections for b in s.blocks if isinstance(b, Figure)])
