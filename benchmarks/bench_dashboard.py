@@ -26,6 +26,8 @@ Three measurements per page, each repeated `--runs` times, p50 and p95:
     python -m benchmarks.bench_dashboard --worst-case     # 10 M samples in one run's window
     python -m benchmarks.bench_dashboard --warehouse /path/wh.duckdb --browser-only
                                           # an existing warehouse (e.g. the reference dataset)
+    python -m benchmarks.bench_dashboard --warehouse /path/wh.duckdb --browser-only \
+        --pages run_explorer              # one page and the anchor
 
 Targets: every page settles in the browser within 2 s on the reference dataset and within
 3 s at 10 M esxtop samples; under 1 s of server time, cold, on a 2-core machine.
@@ -279,7 +281,7 @@ def settle_s(url: str, what: str) -> float:
     return view.settle_s
 
 
-def browser_settle(db: Path, runs: int) -> dict[str, list[float]]:
+def browser_settle(db: Path, runs: int, pages: list[str] | None = None) -> dict[str, list[float]]:
     """Settle time of each page in a fresh chromium per view; the first run of each page
     finds the server's query cache cold for it. The anchor page (ANCHOR_PAGE, its own
     server) is viewed once before each page's views, so it sees the same machine load."""
@@ -292,6 +294,8 @@ def browser_settle(db: Path, runs: int) -> dict[str, list[float]]:
         print(f"static file over a kept-alive connection: {kept_alive_request_ms(url):.1f} ms")
         for index, spec in enumerate(PAGE_SPECS):
             path = "" if index == 0 else Path(spec.path).stem
+            if pages and Path(spec.path).stem not in pages:
+                continue
             times.setdefault(ANCHOR, []).append(settle_s(anchor_url, ANCHOR))
             for _ in range(runs):
                 page_times = times.setdefault(Path(spec.path).stem, [])
@@ -404,6 +408,13 @@ def main(argv: list[str] | None = None) -> int:
         "--warehouse", type=Path, help="measure this existing warehouse (no build, no change)"
     )
     parser.add_argument("--browser-only", action="store_true", help="only the browser table")
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        choices=[Path(p).stem for p in PAGES],
+        metavar="PAGE",
+        help="only these pages in the browser table (file stems, e.g. run_explorer)",
+    )
     args = parser.parse_args(argv)
 
     if args.warehouse is not None:
@@ -431,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nwarehouse {serving} ({size_mb:,.0f} MB): {n_samples:,} esxtop samples, "
           f"{n_results:,} workload results; {args.runs} runs each")  # fmt: skip
 
-    slowest = print_browser(browser_settle(db, args.runs), target_s)
+    slowest = print_browser(browser_settle(db, args.runs, args.pages), target_s)
     if args.browser_only:
         return 0 if slowest <= target_s else 1
 

@@ -5,7 +5,9 @@ report` and the dashboard's Report button both call it); it returns the files' b
 writes nothing. One module per job: `data` reads the marts of one version, `content` says
 what each section shows, `figures` draws (the dashboard's chart builders) and exports SVG
 through one browser, `tables` formats tables and CSV, `render` fills the HTML template,
-`pdf` turns that HTML into a PDF (weasyprint), `cli` is the command.
+`pdf` turns that HTML into a PDF (weasyprint), `cli` is the command. The browser starts
+once the marts are read, and the charts export in the background while the figures are drawn
+and weasyprint parses and styles the PDF's page: they run side by side on two cores.
 
 The same version and options give the same bytes, apart from the one "generated at" line:
 rows are sorted on stable keys, SVG ids are the figure numbers, and the PDF's dates are the
@@ -18,10 +20,12 @@ import datetime as dt
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Protocol
 
 import duckdb
 
+from app.lib.charts import export
 from app.report import content, figures, pdf, render
 from app.report.data import ReportData, ReportError, collect, validation_time
 from app.report.figures import Figure
@@ -115,20 +119,29 @@ def build(
         )
     with source.cursor() as con:
         data = collect(con, testbed, document)
+    # Started once the report can be made (collect raised for an unknown testbed or document:
+    # a refused report whose browser was still starting once hung under load, at exit).
+    export.start_browser()  # it starts while the figures are drawn and the PDF's page styled
     cover = content.cover(data, _version_facts(data, source, published=published, draft=draft))
     sections = content.sections(data)
-    sections = _exported(sections)
+    exports = figures.Exports([b for s in sections for b in s.blocks if isinstance(b, Figure)])
     when = generated_at or dt.datetime.now(dt.UTC)
     meta = validation_time(data) if published and not draft else None
     if meta is None:
         meta = data.get("fct_workload_results")["ended_at"].max()
-    html = render.html(
+    page = partial(
+        render.html,
         cover,
-        sections,
         draft=draft,
         generated_at=_utc_text(when).replace("T", " ").replace("Z", " UTC"),
         meta_date=_utc_text(meta),  # type: ignore[arg-type]
     )
+    # the PDF first: weasyprint parses and styles its page while the charts export
+    pdf_file = None
+    if "pdf" in formats:
+        pdf_file = pdf.pdf_bytes(page(sections, linked_charts=True), exports.svg)
+    sections = _exported(sections, exports)
+    html = page(sections)
     stem = f"{testbed}-report" + ("-draft" if draft else "")
     csv: dict[str, bytes] = {}
     figure_count = table_count = 0
@@ -146,18 +159,18 @@ def build(
     return ReportFiles(
         stem=stem,
         html=html.encode() if "html" in formats else None,
-        pdf=pdf.pdf_bytes(html) if "pdf" in formats else None,
+        pdf=pdf_file,
         csv=csv,
         figure_count=figure_count,
         table_count=table_count,
     )
 
 
-def _exported(sections: list[Section]) -> list[Section]:
-    """Every figure of every section exported in one batch (one browser)."""
-    drawn = [b for s in sections for b in s.blocks if isinstance(b, Figure)]
-    done = iter(figures.exported(drawn))
+def _exported(sections: list[Section], exports: figures.Exports) -> list[Section]:
+    """`sections` with every figure's SVG (waiting for the exports still under way)."""
     return [
-        replace(s, blocks=tuple(next(done) if isinstance(b, Figure) else b for b in s.blocks))
+        replace(
+            s, blocks=tuple(exports.exported(b) if isinstance(b, Figure) else b for b in s.blocks)
+        )
         for s in sections
     ]

@@ -1,5 +1,6 @@
 """A report's figures: the dashboard's chart builders on the report's rows, each with its
-workload/configuration subtitle, exported as SVG in one batch (one browser: charts.export).
+workload/configuration subtitle, exported as SVG by one background thread (one browser:
+charts.export) while the report goes on with its PDF (`Exports`).
 
 A figure whose builder refuses its rows (a builder raises rather than merge two rows into one
 mark) is left out with the reason, which the report prints in its place: a report never fails
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import plotly.graph_objects as go
@@ -73,17 +75,32 @@ def stable_svg(svg: str, number: int) -> str:
     return svg
 
 
-def exported(figures: list[Figure]) -> list[Figure]:
-    """Every drawn figure with its SVG, all through the one browser of this process."""
-    done = []
-    for figure in figures:
-        if figure.fig is None:
-            done.append(figure)
-            continue
-        for i, trace in enumerate(figure.fig.data):
-            trace.uid = f"f{figure.number:03d}t{i:03d}"  # else a random id in the SVG
-        height = int(figure.fig.layout.height or DEFAULT_HEIGHT_PX)
-        size = export.ExportSize(width=WIDTH_PX, height=max(height, 200))
-        svg = export.figure_bytes(figure.fig, "svg", size).decode("utf-8")
-        done.append(replace(figure, svg=stable_svg(svg, figure.number)))
-    return done
+def _svg(figure: Figure) -> str:
+    """`figure` exported as SVG through the one browser of this process."""
+    assert figure.fig is not None
+    for i, trace in enumerate(figure.fig.data):
+        trace.uid = f"f{figure.number:03d}t{i:03d}"  # else a random id in the SVG
+    height = int(figure.fig.layout.height or DEFAULT_HEIGHT_PX)
+    size = export.ExportSize(width=WIDTH_PX, height=max(height, 200))
+    return stable_svg(export.figure_bytes(figure.fig, "svg", size).decode("utf-8"), figure.number)
+
+
+class Exports:
+    """The SVGs of a report's drawn figures, exported in order by one background thread while
+    the caller goes on: the browser works on its own core while the PDF's page is parsed and
+    styled, which needs no chart until its boxes are built (`svg` then waits for the one it
+    needs). An export's error is raised by `svg` and `exported`, as a direct export's would be.
+    Once started, a figure's `fig` belongs to the export thread."""
+
+    def __init__(self, figures: list[Figure]) -> None:
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="report-svg")
+        self._svgs = {f.number: pool.submit(_svg, f) for f in figures if f.fig is not None}
+        pool.shutdown(wait=False)  # the thread ends after the last export
+
+    def svg(self, number: int) -> str:
+        """The SVG markup of figure `number`, once exported."""
+        return self._svgs[number].result()
+
+    def exported(self, figure: Figure) -> Figure:
+        """`figure` with its SVG (a figure left out stays as it is)."""
+        return figure if figure.fig is None else replace(figure, svg=self.svg(figure.number))

@@ -1,5 +1,7 @@
 """The report as one self-contained HTML page: Jinja2 template, the stylesheet inline, every
-chart an inline SVG, every CSV a `data:` URL. Nothing refers to another host."""
+chart an inline SVG, every CSV a `data:` URL. Nothing refers to another host. The page the PDF
+is made of (`linked_charts`) is the same but for each chart: an image whose SVG weasyprint asks
+the report for (app.report.pdf)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from importlib import resources
 
 import jinja2
 
+from app.report.pdf import chart_url
 from app.report.section import Cover, Section
 
 GENERATED_PREFIX = '<p class="generated">Generated at '
@@ -25,6 +28,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["csv_url"] = _csv_url
+    env.filters["chart_url"] = chart_url
     return env
 
 
@@ -35,7 +39,10 @@ def html(
     draft: bool,
     generated_at: str,
     meta_date: str,
+    linked_charts: bool = False,
 ) -> str:
+    """The page; with `linked_charts`, each chart an `<img>` of `pdf.chart_url` (no figure
+    needs its SVG yet), else its SVG inline."""
     css = resources.files("app.report").joinpath("templates/report.css").read_text("utf-8")
     description = "; ".join(f"{name}: {value}" for name, value in cover.facts)
     return (
@@ -49,6 +56,7 @@ def html(
             meta_date=meta_date,
             css=css,
             description=description,
+            linked_charts=linked_charts,
         )
     )
 

@@ -82,6 +82,14 @@ def _ensure_server() -> None:
     atexit.register(stop_browser)
 
 
+def start_browser() -> None:
+    """Have the browser start now, in the background (kaleido starts it in its own thread):
+    a caller that knows it will export (the report) lets the start overlap its other work,
+    and its first export waits only for what is left of the start."""
+    with _lock:
+        _ensure_server()
+
+
 def _local_plotly_js() -> str:
     import plotly
 
