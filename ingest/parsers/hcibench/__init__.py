@@ -193,13 +193,25 @@ _RES_TABLE = re.compile(r"^\|\s*Resource Utilization\s*\|", re.MULTILINE)
 _RES_JSON = re.compile(r'^\s*\{\s*"[^"]*"\s*:\s*\{\s*"(cpu|mem)\.\w+"\s*:')
 _JOB_SECTION = re.compile(r"^\[[^\]]+\]\s*$", re.MULTILINE)
 # Top-level keys of HCIBench's perf-conf.yaml (rvc-util.rb); three of them make a settings file.
-_SETTING_KEYS = re.compile(
-    r"^(vc|datacenter_name|cluster_name|datastore_name|number_vm|tool|vm_prefix|easy_run|"
-    r"clear_cache|storage_policy|network_name|output_path|testing_duration|number_data_disk|"
-    r"size_data_disk|warm_up_disk_before_testing|reuse_vm|cleanup_vm|workloads|"
-    r"self_defined_param_file_path|deploy_on_hosts|static_enabled):",
-    re.MULTILINE,
-)
+_SETTING_NAMES = (
+    "vc", "datacenter_name", "cluster_name", "datastore_name", "number_vm", "tool",
+    "vm_prefix", "easy_run", "clear_cache", "storage_policy", "network_name", "output_path",
+    "testing_duration", "number_data_disk", "size_data_disk", "warm_up_disk_before_testing",
+    "reuse_vm", "cleanup_vm", "workloads", "self_defined_param_file_path", "deploy_on_hosts",
+    "static_enabled",
+)  # fmt: skip
+_SETTING_SET = frozenset(_SETTING_NAMES)
+
+
+def _setting_keys(text: str) -> set[str]:
+    """The settings keys that open a line (`number_vm: 8`). A split and a set lookup per line:
+    a multi-line regex walked every character of the head, the most of a fio file's detection."""
+    found: set[str] = set()
+    for line in text.split("\n"):
+        key, colon, _ = line.partition(":")
+        if colon and key in _SETTING_SET:
+            found.add(key)
+    return found
 
 
 def _kind(text: str, name: str) -> str | None:
@@ -214,11 +226,12 @@ def _kind(text: str, name: str) -> str | None:
         return "vdbench_params"
     if _VSAN_CFG.search(text[:4096]):
         return "vsan_cfg"
-    if _RES_TABLE.search(text):
+    # substring tests first (each regex walks the whole head: most of a fio file's detection)
+    if "Resource Utilization" in text and _RES_TABLE.search(text):
         return "resource_util"
     if _RES_JSON.match(text):
         return "resource_usage"
-    if len(set(m.group(1) for m in _SETTING_KEYS.finditer(text))) >= 3:
+    if len(_setting_keys(text)) >= 3:
         return "settings"
     lower = name.lower()
     # Parameter files a user uploaded keep HCIBench's copy names but not its comment header.

@@ -236,17 +236,31 @@ def _part_page(head: bytes) -> bool:
     return any(_PART_PAGE_FIRST_LINE.match(line) for line in lines[:2])
 
 
+# Text each detection pattern's match must hold: a substring test (memchr speed) skips the
+# regex on the heads of other formats, which was most of a fio file's detection time (every
+# format before fio is asked first, and each regex walked the 64 KiB head).
+_LITERALS = {
+    _FLAT_HEADER: b"tod",
+    _VERSION_LINE: b"Vdbench distribution:",
+    _START_LINE: b" Starting RD=",
+    _UNITS_LINE: b"**2",
+    _FS_HEADER_LINE: b".ReqstdOps.",
+}
+
+
+def _found(pattern: re.Pattern[bytes], head: bytes) -> bool:
+    return _LITERALS[pattern] in head and pattern.search(head) is not None
+
+
 def detect(head: bytes, name: str) -> bool:
     """Vdbench report text: a version line, an interval header (raw or file-system), or a
     flatfile header; not a page that reports one part of a run."""
     if is_document(head, name) or _part_page(head):
         return False
-    if _FLAT_HEADER.search(head):
+    if _found(_FLAT_HEADER, head) or _found(_VERSION_LINE, head):
         return True
-    if _VERSION_LINE.search(head):
-        return True
-    return bool(_START_LINE.search(head)) and bool(
-        _UNITS_LINE.search(head) or _FS_HEADER_LINE.search(head)
+    return _found(_START_LINE, head) and (
+        _found(_UNITS_LINE, head) or _found(_FS_HEADER_LINE, head)
     )
 
 
