@@ -16,6 +16,7 @@ import json
 import types
 import typing
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 import pyarrow as pa
@@ -79,7 +80,7 @@ def to_arrow(record_type: type, rows: list[Any]) -> pa.Table:
     columns = _columns(record_type)
     arrays = []
     for name, arrow_type, is_json in columns:
-        values = [getattr(row, name) for row in rows]
+        values = list(map(attrgetter(name), rows))  # C-level loop: rows run to 10^5 a file
         if is_json:
             values = [_json_text(v) for v in values]
         elif pa.types.is_string(arrow_type):
