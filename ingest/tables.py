@@ -59,8 +59,9 @@ def _columns(record_type: type) -> tuple[tuple[str, pa.DataType, bool], ...]:
     return tuple((f.name, *_arrow_type(hints[f.name])) for f in dataclasses.fields(record_type))
 
 
+@cache
 def arrow_schema(record_type: type) -> pa.Schema:
-    """The Arrow schema of a record dataclass."""
+    """The Arrow schema of a record dataclass (made once a type: every file asks for it)."""
     return pa.schema([(name, arrow_type) for name, arrow_type, _ in _columns(record_type)])
 
 
