@@ -7,6 +7,9 @@ Derived columns (QUERY):
                             defines the one from the other; 1% absorbs 1.33 vs 4/3)
     ratio_vs_bytes_pct      |dedupe_compression_ratio - logical / physical| as a percent of
                             logical / physical: the reported ratio against the bytes it summarises
+    unit_mismatch_pct       the largest gap, in percent, between a TB column and its bytes /
+                            10^12 or a TiB column and its bytes / 2^40 (logical, physical,
+                            saved): the two units mixed up is a 9.95 % gap
 """
 
 from __future__ import annotations
@@ -19,6 +22,20 @@ MODEL = "dedupe_ratios"
 TABLE = "marts.dedupe_ratios"
 REQUIRES = (TABLE,)
 _FINITE = ("dedupe_compression_ratio", "capacity_multiplier", "usable_to_raw_ratio")
+TB, TIB = 10**12, 2**40
+# Each unit column and the bytes it states: the TB/TiB figures the dashboard and report print.
+_UNIT_COLUMNS = {
+    "logical_used_tb": f"logical_used_bytes / {TB}",
+    "logical_used_tib": f"logical_used_bytes / {TIB}",
+    "physical_used_tb": f"physical_used_bytes / {TB}",
+    "physical_used_tib": f"physical_used_bytes / {TIB}",
+    "saved_tb": f"(logical_used_bytes - physical_used_bytes) / {TB}",
+    "saved_tib": f"(logical_used_bytes - physical_used_bytes) / {TIB}",
+}
+_UNIT_GAPS = ", ".join(
+    f"100 * abs({column} - {expected}) / nullif(abs({expected}), 0)"
+    for column, expected in _UNIT_COLUMNS.items()
+)
 QUERY = f"""
 select
     concat_ws(' @ ', testbed, cast(captured_at as varchar)) as row_ref,
@@ -32,6 +49,7 @@ select
             100 * abs(dedupe_compression_ratio - logical_used_bytes / physical_used_bytes)
             / (logical_used_bytes / physical_used_bytes)
     end as ratio_vs_bytes_pct,
+    greatest({_UNIT_GAPS}) as unit_mismatch_pct,
     {expect.finite_flags(_FINITE)}
 from {TABLE}
 """
@@ -57,6 +75,13 @@ def constraints() -> list[Expectation]:
             "CONTRACT: the storage-policy multiplier (seeds/storage_policy_rules.csv) is FTT + 1 "
             "for RAID-1 (1 to 4), 1.33 (RAID-5 3+1), 1.5 (ESA 2+1, RAID-6 4+2) or 1.25 (ESA "
             "4+1 on 6 or more hosts); anything else is a policy mapping bug.",
+        ),
+        expect.between(
+            "unit_mismatch_pct",
+            0,
+            0.01,
+            "TB columns are bytes / 10^12 and TiB columns bytes / 2^40 (logical, physical, "
+            "saved); a 9.95 % gap is the two units mixed up.",
         ),
         expect.between(
             "usable_ratio_mismatch_pct",

@@ -99,6 +99,8 @@ BAD: list[Bad] = [
     ),
     Bad("dedupe_ratios", {"usable_to_raw_ratio": 4.0}, "usable_ratio_mismatch_pct in [0, 1]"),
     Bad("dedupe_ratios", {"dedupe_compression_ratio": -4.0}, "dedupe_compression_ratio >= 0"),
+    # TiB printed where TB was meant (vSphere calls TiB "TB"): a 9.95 % gap
+    Bad("dedupe_ratios", {"logical_used_tb": 4_000_000 / 2**40}, "unit_mismatch_pct in [0, 0.01]"),
     # raw.fio_*
     Bad("fio_jobs", {"started_at": at(90)}, "started_at <= ended_at"),
     Bad("fio_jobs", {"job_runtime_ms": 90000}, "runtime_outside_window_s <= 1"),
