@@ -7,6 +7,7 @@ hand below, not read back from the app.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -194,3 +195,21 @@ def test_ra_page_draws_every_published_reference_beside_any_testbed(warehouse_en
             [ref],
         )[0][0]
         assert len(printed) == ids, ref
+
+
+def test_config_deltas_name_their_held_context_labels_as_columns(warehouse_env: Path) -> None:
+    # the labels the compare charts name their context by: columns, equal to the JSON object
+    rows = query(
+        warehouse_env,
+        "select dimension, held_equal_labels, held_profile, held_transport, held_vsan_version"
+        " from marts.config_deltas",
+    )
+    seen: set[str] = set()
+    for dimension, held_json, *columns in rows:
+        held = json.loads(held_json)
+        for label, value in zip(("profile", "transport", "vsan_version"), columns, strict=True):
+            assert value == held.get(label), (dimension, label)
+            seen |= {label} if value is not None else set()
+        assert dimension != "profile" or columns[0] is None  # what differs is never held
+    # the reference holds profile and vSAN version equal in many pairs (transport only varies)
+    assert seen == {"profile", "vsan_version"}

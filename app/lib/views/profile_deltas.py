@@ -41,8 +41,8 @@ PAIR_CONTEXT = {
     "from_nodes": "nodes",
     "working_set": "working_set",
 }
-# Labels config_deltas holds equal within a pair that are chart context keys: the mart has no
-# column of them, only `held_equal_labels` (JSON text), so they are read from it.
+# Labels config_deltas holds equal within a pair that are chart context keys, and the mart's
+# column of each (`held_<label>`; older warehouses have only `held_equal_labels`, JSON text).
 HELD_CONTEXT = ("profile", "transport", "vsan_version")
 # Held-equal labels another context key already says (the from-side columns above).
 HELD_COVERED = frozenset(
@@ -113,6 +113,8 @@ def _context_frame(part: pl.DataFrame) -> pl.DataFrame:
     HELD_CONTEXT labels the pairs hold equal (NULL where a pair does not hold one)."""
     present = {c: k for c, k in PAIR_CONTEXT.items() if c in part.columns}
     frame = part.select(pl.col(c).alias(k) for c, k in present.items())
+    if all(f"held_{k}" in part.columns for k in HELD_CONTEXT):
+        return frame.with_columns(part[f"held_{k}"].cast(pl.String).alias(k) for k in HELD_CONTEXT)
     held = held_labels(part)
     return frame.with_columns(
         pl.Series(k, [h.get(k) for h in held], dtype=pl.String) for k in HELD_CONTEXT

@@ -287,6 +287,12 @@ deltas_computed as (
         to_dimension_value,
         differences,
         cast(held_equal_labels as varchar) as held_equal_labels,
+        -- the labels a chart names its context by, as columns (NULL where the
+        -- pair does not hold the label equal, or the results lack it)
+        json_extract_string(held_equal_labels, '$.profile') as held_profile,
+        json_extract_string(held_equal_labels, '$.transport') as held_transport,
+        json_extract_string(held_equal_labels, '$.vsan_version')
+            as held_vsan_version,
         from_spread_source,
         to_spread_source,
 
