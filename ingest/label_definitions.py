@@ -22,11 +22,9 @@ from typing import Any
 
 from ingest.parsers._common import parse_size_bytes
 from warehouse import REPO_ROOT
-from warehouse.label_seed import LABEL_SEED, LABEL_TYPES, LabelRow, read_label_rows
+from warehouse.label_seed import LABEL_SEED, LabelRow, read_label_rows
 
-CSV_PATH = LABEL_SEED
 MACRO_PATH = REPO_ROOT / "dbt_project" / "macros" / "label_definitions.sql"
-TYPES = LABEL_TYPES
 # A text label is a name (testbed, profile, version), not a document.
 MAX_TEXT_CHARS = 256
 MAX_LIST_ITEMS = 64
@@ -124,7 +122,7 @@ _CHECKS = {
 }
 
 
-def read_definitions(path: Path = CSV_PATH) -> dict[str, LabelDefinition]:
+def read_definitions(path: Path = LABEL_SEED) -> dict[str, LabelDefinition]:
     return {d.key: d for d in read_label_rows(path, LabelDefinition)}
 
 

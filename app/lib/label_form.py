@@ -18,7 +18,6 @@ from pathlib import Path
 
 from warehouse.label_seed import LABEL_SEED, LabelRow, read_label_rows
 
-SEED = LABEL_SEED
 # How a field shows that nothing was chosen (the label is then not given).
 UNSET = ""
 
@@ -49,7 +48,7 @@ class LabelField(LabelRow):
         return (UNSET, *self.allowed)
 
 
-def read_fields(path: Path = SEED) -> tuple[LabelField, ...]:
+def read_fields(path: Path = LABEL_SEED) -> tuple[LabelField, ...]:
     """The form's fields, in the seed's order."""
     return read_label_rows(path, LabelField)
 

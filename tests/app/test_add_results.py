@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app.lib import label_form, upload_job
+from app.lib import upload_job
 from tests.conftest import SAMPLES
+from warehouse.label_seed import LABEL_SEED
 
 APP = Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py"
 PAGE = "app_pages/add_results.py"
@@ -69,7 +70,7 @@ def code_text(at: AppTest) -> str:
 
 
 def seed_rows() -> list[dict[str, str]]:
-    with label_form.SEED.open(encoding="utf-8", newline="") as handle:
+    with LABEL_SEED.open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
 
 
