@@ -95,11 +95,8 @@ def _warehouse_options(cmd: argparse.ArgumentParser, *, db: bool = True) -> None
     cmd.add_argument("--data-path", dest="data_path", help=DATA_PATH_HELP)
 
 
-def _parser(command: str | None) -> argparse.ArgumentParser:
-    """The command line; only `command`'s own module is imported to declare its arguments."""
-    parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-
+def _add_load_commands(commands: argparse._SubParsersAction) -> None:
+    """`load` (tool outputs and own figures) and `reference` (the reference dataset)."""
     load_cmd = commands.add_parser(
         "load",
         help="load tool outputs (files, folders, archives) and own reference figures (a CSV "
@@ -134,7 +131,10 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
     )
     ref.add_argument("dir", type=Path, metavar="DIR")
 
-    # The other writers: same warehouse options, one line of help each.
+
+def _add_writer_commands(commands: argparse._SubParsersAction, command: str | None) -> None:
+    """The other writers (build, publish, locked): same warehouse options, one line of help
+    each; `build` declares its own arguments only when it is the command run."""
     build = _module_if(command, "build", "warehouse.build")
     for name, text in WRITER_COMMANDS.items():
         description = build.BUILD_DESCRIPTION if name == "build" and build else None
@@ -148,6 +148,14 @@ def _parser(command: str | None) -> argparse.ArgumentParser:
         elif name == "locked":
             cmd.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD")
 
+
+def _parser(command: str | None) -> argparse.ArgumentParser:
+    """The command line; only `command`'s own module is imported to declare its arguments."""
+    parser = argparse.ArgumentParser(prog="python -m ingest", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    _add_load_commands(commands)
+    _add_writer_commands(commands, command)
     _add_team_commands(commands, command)
     check = commands.add_parser(
         "check",
