@@ -1,0 +1,115 @@
+"""The `not_null` constraints of table models (macros/not_null_constraints.sql): declared in
+the YAML, set by the post-hook, enforced by the database, and only where they can be."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.dbt.conftest import DBT_PROJECT
+
+pytestmark = pytest.mark.slow
+
+
+def _declared() -> dict[str, list[str]]:
+    """model name -> its columns whose YAML declares a not_null constraint."""
+    found: dict[str, list[str]] = {}
+    for path in sorted((DBT_PROJECT / "models").rglob("*.yml")):
+        for model in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("models", []):
+            for column in model.get("columns", []):
+                kinds = {c.get("type") for c in column.get("constraints", [])}
+                if "not_null" in kinds:
+                    found.setdefault(model["name"], []).append(column["name"])
+    return found
+
+
+DECLARED = _declared()
+# A model whose table is named otherwise (`config(alias='published_results')`).
+ALIASES = {
+    path.stem: match.group(1)
+    for path in (DBT_PROJECT / "models").rglob("*.sql")
+    if (match := re.search(r"alias\s*=\s*'(\w+)'", path.read_text(encoding="utf-8")))
+}
+
+
+def test_the_reference_build_checks_every_table_s_declared_columns(built_warehouse):
+    """The build passed with the hook on every table; the declared columns exist (a
+    misspelt name would check nothing: the hook names it, and DuckDB refuses it)."""
+    assert built_warehouse.build_success, built_warehouse.build_failures
+    present = set(
+        built_warehouse.query(
+            "select table_name, column_name from information_schema.columns "
+            "where table_schema in ('intermediate', 'marts', 'checks')"
+        )
+    )
+    assert len(DECLARED) > 40  # the tables of the result pipeline and the marts
+    for model, columns in DECLARED.items():
+        for column in columns:
+            assert (ALIASES.get(model, model), column) in present, f"{model}.{column}"
+
+
+def test_no_column_keeps_the_not_null_test_beside_its_constraint():
+    """One check, one place: a constrained column does not also keep the data test."""
+    for path in sorted((DBT_PROJECT / "models").rglob("*.yml")):
+        for model in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("models", []):
+            for column in model.get("columns", []):
+                if column["name"] in DECLARED.get(model["name"], []):
+                    assert "not_null" not in (column.get("data_tests") or []), column["name"]
+
+
+def _build_project(tmp_path: Path, models: dict[str, str], materialized: str) -> dict:
+    """`dbt build` of a one-folder project with the post-hook: node name -> (status, message)."""
+    from dbt.cli.main import dbtRunner
+
+    project = tmp_path / "project"
+    (project / "models").mkdir(parents=True)
+    (project / "macros").mkdir()
+    shutil.copy(DBT_PROJECT / "macros" / "not_null_constraints.sql", project / "macros")
+    (project / "dbt_project.yml").write_text(
+        "name: nn\nversion: '1.0'\nconfig-version: 2\nprofile: nn\n"
+        f"models:\n  nn:\n    +materialized: {materialized}\n"
+        '    +post-hook: "{{ enforce_not_null_constraints() }}"\n',
+        encoding="utf-8",
+    )
+    (project / "profiles.yml").write_text(
+        "nn:\n  target: dev\n  outputs:\n    dev:\n      type: duckdb\n"
+        f"      path: {tmp_path / 'nn.duckdb'}\n      threads: 1\n",
+        encoding="utf-8",
+    )
+    for name, text in models.items():
+        (project / "models" / name).write_text(text, encoding="utf-8")
+    os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
+    args = ["--project-dir", str(project), "--profiles-dir", str(project), "--quiet"]
+    result = dbtRunner().invoke(["build", *args, "--log-path", str(tmp_path / "logs")])
+    assert not result.success
+    return {r.node.name: (str(r.status), r.message or "") for r in result.result}
+
+
+RESULTS = {
+    "results.sql": "select * from (values (1, 10.0), (2, null)) as v(result_id, iops)",
+    "per_node.sql": "select * from {{ ref('results') }}",
+    "results.yml": (
+        "version: 2\nmodels:\n  - name: results\n    columns:\n"
+        "      - name: result_id\n        constraints: [{type: not_null}]\n"
+        "      - name: iops\n        constraints: [{type: not_null}]\n"
+    ),
+}
+
+
+def test_a_null_in_a_constrained_column_fails_the_model_and_skips_what_reads_it(tmp_path):
+    status = _build_project(tmp_path, RESULTS, "table")
+    assert status["results"][0] == "error"
+    assert "NOT NULL constraint failed: results.iops" in status["results"][1]
+    assert "result_id" not in status["results"][1]  # the column that holds the NULL
+    assert status["per_node"][0] == "skipped"
+
+
+def test_a_view_that_declares_a_constraint_fails_instead_of_checking_nothing(tmp_path):
+    status = _build_project(tmp_path, RESULTS, "view")
+    assert status["results"][0] == "error"
+    assert "results is a view: its columns result_id, iops declare not_null" in status["results"][1]
