@@ -407,6 +407,9 @@ def _rows_by_table(staged: list[_StagedFile]) -> dict[str, pa.Table]:
     return {name: _scan_ready(tabs) for name, tabs in parts.items()}
 
 
+_FILE_ID_RUNS = pa.run_end_encoded(pa.int32(), pa.int64())
+
+
 def _with_file_id(arrow: pa.Table, file_id: int | None) -> pa.Table:
     """The rows with `_source_file_id` added as one run of the file's id per chunk (DuckDB
     expands it as it scans): an esxtop capture has 10^7 to 10^8 rows, whose ids as a Python
@@ -417,7 +420,7 @@ def _with_file_id(arrow: pa.Table, file_id: int | None) -> pa.Table:
         for chunk in arrow.column(0).chunks
         if len(chunk)  # a run is at least one row long
     ]
-    return arrow.append_column(SOURCE_FILE_ID, pa.chunked_array(runs))
+    return arrow.append_column(SOURCE_FILE_ID, pa.chunked_array(runs, _FILE_ID_RUNS))
 
 
 # Rows per chunk from which a table's chunks are handed to DuckDB as they are.
