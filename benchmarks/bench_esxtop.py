@@ -4,7 +4,8 @@ Not a test: it prints figures. Each measurement runs in its own Python process, 
 its wall time, its CPU time (all threads; steadier than wall time on a shared machine) and its
 peak RSS (`resource.getrusage(RUSAGE_SELF).ru_maxrss`), so one step's memory never hides
 another's. The steps run interleaved (`--repeat` rounds of every step in turn), so the machine's
-load falls on all of them alike; the figures are medians over the rounds.
+load falls on all of them alike; the figures are medians over the rounds, printed with the
+machine's 1-minute load average at the start and after each round.
 
 - pyarrow, pyarrow-1t: `pyarrow.csv.read_csv` of the file into a table of one column per
   counter, on its thread pool and on one thread (the strongest honest anchor: a native reader
