@@ -4,7 +4,8 @@ Not a test: it prints figures. Each measurement runs in its own Python process, 
 its wall time, its CPU time (all threads; steadier than wall time on a shared machine) and its
 peak RSS (`resource.getrusage(RUSAGE_SELF).ru_maxrss`), so one step's memory never hides
 another's. The steps run interleaved (`--repeat` rounds of every step in turn), so the machine's
-load falls on all of them alike; the figures are medians over the rounds.
+load falls on all of them alike; the figures are medians over the rounds, printed with the
+machine's 1-minute load average at the start and after each round.
 
 - pyarrow, pyarrow-1t: `pyarrow.csv.read_csv` of the file into a table of one column per
   counter, on its thread pool and on one thread (the strongest honest anchor: a native reader
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import textwrap
@@ -189,9 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_pandas:
         steps["pandas"] = (PANDAS, [str(path)])
     runs: dict[str, list[dict]] = {name: [] for name in steps}
+    loads = [os.getloadavg()[0]]  # the machine's 1-minute load: at the start, after each round
     for _ in range(args.repeat):
         for name, (script, step_args) in steps.items():
             runs[name].append(_measure_once(script, step_args, args.timeout))
+        loads.append(os.getloadavg()[0])
     results = {name: summary(step_runs) for name, step_runs in runs.items()}
     for name, figures in results.items():
         print(f"{name:9s} {json.dumps(figures)}", flush=True)
@@ -199,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     if "error" in product:
         return 1
     print(_load_line(results))
+    shown = ", ".join(f"{load:.1f}" for load in loads)
+    print(
+        f"load average (1 min) at the start and after each round: {shown} ({os.cpu_count()} cores)"
+    )
     print(f"peak RSS {product['peak_rss_mb']:.0f} MiB (target < 2048 for a 400 MB capture)")
     print(f"stored / CSV {product['stored_bytes'] / csv_bytes:.3f} (target < 0.35)")
     strongest = min(("pyarrow", "pyarrow-1t"), key=lambda n: results[n].get("seconds", 1e9))

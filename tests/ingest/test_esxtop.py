@@ -17,6 +17,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from ingest import writer as writer_module
+from ingest.__main__ import main
 from ingest.parsers import esxtop
 from ingest.parsers.esxtop import rows as esxtop_rows
 from ingest.records import Parsed
@@ -435,6 +437,51 @@ def test_samples_insert_into_duckdb_as_the_loader_does():
     ).fetchone()
     # counter 11 is column 12, `Physical Cpu(_Total)\% Util Time`: 10.48, 7.71, 8.35
     assert total_util == (22_890, pytest.approx(10.48 + 7.71 + 8.35))
+
+
+def test_loader_stores_every_cell_of_sliced_captures_under_their_file_ids(tmp_path, monkeypatch):
+    # GIVEN a generated capture and the small real one, read in slices of about 3 lines, so
+    # their rows reach DuckDB as Arrow chunks big enough to be handed over as they are (not
+    # combined), both loaded in one run of the loader, one writer batch
+    quirks = ("empty_cells", "malformed_cells", "truncated_last_row")
+    made = generate(tmp_path / "in" / "sliced.csv", columns=2_000, rows=33, quirks=quirks)
+    (tmp_path / "in" / SMALL).write_bytes((ESXTOP / SMALL).read_bytes())
+    line_bytes = len(made.path.read_bytes().split(b"\n")[1])
+    monkeypatch.setattr(esxtop_rows, "CHUNK_BYTES", 3 * line_bytes)
+    monkeypatch.setattr(esxtop_rows, "MIN_SLICE_ROWS", 1)
+    monkeypatch.setattr(writer_module, "_BIG_CHUNK_ROWS", 1_000)
+    parsed = {
+        name: _parse_bytes(path.read_bytes(), name)
+        for name, path in (("sliced.csv", made.path), (SMALL, ESXTOP / SMALL))
+    }
+    handed_over: list[int] = []  # chunks of each table given to DuckDB
+
+    def scan_ready(tabs):
+        table = scan_ready_as_written(tabs)
+        handed_over.append(table.column(0).num_chunks)
+        return table
+
+    scan_ready_as_written = writer_module._scan_ready
+    monkeypatch.setattr(writer_module, "_scan_ready", scan_ready)
+    db = tmp_path / "wh.duckdb"
+    assert main(["load", str(tmp_path / "in"), "--db", str(db), "--quiet"]) == 0
+    # THEN the samples went over as the slices they were parsed in
+    slices = sum(len(p.tables["esxtop_samples"].to_batches()) for p in parsed.values())
+    assert max(handed_over) == slices >= 10
+    # AND each file's stored cells are the parser's, cell for cell, under the file's own id
+    with duckdb.connect(str(db), read_only=True) as con:
+        ids = dict(con.execute("select name, source_file_id from raw.source_files").fetchall())
+        assert sorted(ids) == sorted(parsed)
+        for name, one in parsed.items():
+            stored = con.execute(
+                "select sample_index, counter_id, value from raw.esxtop_samples "
+                "where _source_file_id = ? order by sample_index, counter_id",
+                [ids[name]],
+            ).fetchall()
+            assert stored == _cells(one)
+        total = con.execute("select count(*) from raw.esxtop_samples").fetchone()
+    # 32 whole rows of the generated capture (its cut last row dropped), 3 of the real one
+    assert total == (2_000 * 32 + 7_630 * 3,)
 
 
 def test_fuzz_regression_cell_that_is_not_utf8_is_a_parse_error() -> None:
