@@ -1,5 +1,5 @@
-"""The `not_null` constraints of table models (macros/not_null_constraints.sql): declared in
-the YAML, set by the post-hook, enforced by the database, and only where they can be."""
+"""The `not_null` and `unique` constraints of table models (macros/table_constraints.sql):
+declared in the YAML, checked by the post-hook in the model's transaction, only on tables."""
 
 from __future__ import annotations
 
@@ -17,14 +17,17 @@ pytestmark = pytest.mark.slow
 
 
 def _declared() -> dict[str, list[str]]:
-    """model name -> its columns whose YAML declares a not_null constraint."""
+    """model name -> the columns its YAML's not_null and unique constraints name."""
     found: dict[str, list[str]] = {}
     for path in sorted((DBT_PROJECT / "models").rglob("*.yml")):
         for model in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("models", []):
+            names = [c for k in model.get("constraints", []) for c in k.get("columns", [])]
             for column in model.get("columns", []):
                 kinds = {c.get("type") for c in column.get("constraints", [])}
-                if "not_null" in kinds:
-                    found.setdefault(model["name"], []).append(column["name"])
+                if kinds & {"not_null", "unique"}:
+                    names.append(column["name"])
+            if names:
+                found[model["name"]] = names
     return found
 
 
@@ -53,13 +56,14 @@ def test_the_reference_build_checks_every_table_s_declared_columns(built_warehou
             assert (ALIASES.get(model, model), column) in present, f"{model}.{column}"
 
 
-def test_no_column_keeps_the_not_null_test_beside_its_constraint():
+def test_no_column_keeps_the_test_beside_its_constraint():
     """One check, one place: a constrained column does not also keep the data test."""
     for path in sorted((DBT_PROJECT / "models").rglob("*.yml")):
         for model in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("models", []):
             for column in model.get("columns", []):
-                if column["name"] in DECLARED.get(model["name"], []):
-                    assert "not_null" not in (column.get("data_tests") or []), column["name"]
+                kinds = {c.get("type") for c in column.get("constraints", [])}
+                tests = set(t for t in column.get("data_tests") or [] if isinstance(t, str))
+                assert not kinds & tests, f"{model['name']}.{column['name']}: {kinds & tests}"
 
 
 def _build_project(tmp_path: Path, models: dict[str, str], materialized: str) -> dict:
@@ -69,11 +73,11 @@ def _build_project(tmp_path: Path, models: dict[str, str], materialized: str) ->
     project = tmp_path / "project"
     (project / "models").mkdir(parents=True)
     (project / "macros").mkdir()
-    shutil.copy(DBT_PROJECT / "macros" / "not_null_constraints.sql", project / "macros")
+    shutil.copy(DBT_PROJECT / "macros" / "table_constraints.sql", project / "macros")
     (project / "dbt_project.yml").write_text(
         "name: nn\nversion: '1.0'\nconfig-version: 2\nprofile: nn\n"
         f"models:\n  nn:\n    +materialized: {materialized}\n"
-        '    +post-hook: "{{ enforce_not_null_constraints() }}"\n',
+        '    +post-hook: "{{ enforce_table_constraints() }}"\n',
         encoding="utf-8",
     )
     (project / "profiles.yml").write_text(
@@ -90,7 +94,7 @@ def _build_project(tmp_path: Path, models: dict[str, str], materialized: str) ->
     return {r.node.name: (str(r.status), r.message or "") for r in result.result}
 
 
-RESULTS = {
+RESULTS = {  # a NULL in the second not_null column
     "results.sql": "select * from (values (1, 10.0), (2, null)) as v(result_id, iops)",
     "per_node.sql": "select * from {{ ref('results') }}",
     "results.yml": (
@@ -112,4 +116,37 @@ def test_a_null_in_a_constrained_column_fails_the_model_and_skips_what_reads_it(
 def test_a_view_that_declares_a_constraint_fails_instead_of_checking_nothing(tmp_path):
     status = _build_project(tmp_path, RESULTS, "view")
     assert status["results"][0] == "error"
-    assert "results is a view: its columns result_id, iops declare not_null" in status["results"][1]
+    assert "results is a view: it declares not_null or unique constraints" in status["results"][1]
+
+
+DUPLICATES = {  # result 2 twice; (esx-01, 7) twice; (NULL, 8) twice
+    "results.sql": (
+        "select * from (values (1, 'esx-01', 7), (2, 'esx-01', 7), (2, null, 8), (3, null, 8))"
+        " as v(result_id, host, sample)"
+    ),
+    "per_node.sql": "select * from {{ ref('results') }}",
+}
+UNIQUE_COLUMN = (
+    "version: 2\nmodels:\n  - name: results\n    columns:\n"
+    "      - name: result_id\n        constraints: [{type: not_null}, {type: unique}]\n"
+)
+UNIQUE_KEY = (
+    "version: 2\nmodels:\n  - name: results\n"
+    "    constraints:\n      - type: unique\n        columns: [host, sample]\n"
+)
+
+
+def test_a_repeated_value_of_a_unique_column_fails_the_model_with_the_value(tmp_path):
+    status = _build_project(tmp_path, {**DUPLICATES, "results.yml": UNIQUE_COLUMN}, "table")
+    assert status["results"][0] == "error"
+    assert "UNIQUE constraint failed: results.(result_id): 2 rows hold (2)" in status["results"][1]
+    assert status["per_node"][0] == "skipped"
+
+
+def test_a_unique_key_counts_its_nulls_as_one_value(tmp_path):
+    """A key's NULLs are grouped, as tests/generic/unique_combination_of_columns.sql did."""
+    models = {**DUPLICATES, "results.yml": UNIQUE_KEY}
+    models["results.sql"] = models["results.sql"].replace("(2, 'esx-01', 7)", "(2, 'esx-02', 7)")
+    status = _build_project(tmp_path, models, "table")
+    assert status["results"][0] == "error"
+    assert "results.(host, sample): 2 rows hold (NULL, 8)" in status["results"][1]
