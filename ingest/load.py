@@ -27,7 +27,7 @@ all-or-nothing writes), `ingest.raw_schema` (DDL from the parsers' tables).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,14 @@ from ingest.label_resolver import LabelResolver
 from ingest.outcomes import LoadSummary, Outcome
 from ingest.parse_pool import WINDOW_BYTES, ParsePool, Ticket, parse_workers
 from ingest.parse_step import unexpected_failure
-from ingest.triage import Prepared, likely_unchanged, stage_prepared, triage
+from ingest.triage import (
+    Prepared,
+    detect_here,
+    likely_unchanged,
+    may_be_loaded,
+    stage_prepared,
+    triage,
+)
 from ingest.walk import Member, Refused
 from ingest.writer import RawWriter
 from warehouse import Warehouse, WarehouseLost
@@ -148,14 +155,23 @@ def _first_step(
         return _InFlight(item.path, outcome=_failed(item.path, exc, writer))
     if isinstance(found, Outcome):
         return _InFlight(item.path, outcome=found)
-    ticket = None if _looks_unchanged(writer, found) else pool.submit(found.job)
-    return _InFlight(item.path, prepared=found, parse=ticket)
+    if _asked_ahead(may_be_loaded, writer, found):  # its format decides: detect it here
+        found = detect_here(found)
+        if isinstance(found, Outcome):
+            return _InFlight(item.path, outcome=found)
+        if _asked_ahead(likely_unchanged, writer, found):
+            return _InFlight(item.path, prepared=found)
+    return _InFlight(item.path, prepared=found, parse=pool.submit(found.job))
 
 
-def _looks_unchanged(writer: RawWriter, prepared: Prepared) -> bool:
+def _asked_ahead(
+    question: Callable[[RawWriter, Prepared], bool], writer: RawWriter, prepared: Prepared
+) -> bool:
+    """The answer to a question asked of the warehouse ahead of the file's turn; True when
+    it fails (the file is then parsed at its turn, where its check's failure counts)."""
     try:
-        return likely_unchanged(writer, prepared)
-    except Exception:  # asked again at the file's turn, where a failure counts
+        return question(writer, prepared)
+    except Exception:
         return True
 
 

@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,8 +47,8 @@ WORKERS_SETTING = "PERF_INGEST_PARSE_WORKERS"
 MAX_DEFAULT_WORKERS = 4
 # Parse work met before the workers are started: below it, starting them (a fork server
 # importing the parsers, about a CPU second) costs more than it saves.
-START_FILES = 64
-START_BYTES = 16 * 1024**2
+START_FILES = 32
+START_BYTES = 8 * 1024**2
 # A file over this is parsed in the loading process, as without workers.
 IN_PROCESS_BYTES = 64 * 1024**2
 # Files sent to a worker together: up to CHUNK_FILES, closed once CHUNK_BYTES are in it.
@@ -145,6 +146,7 @@ class ParsePool:
         self._starter: threading.Thread | None = None
         self._executor: ProcessPoolExecutor | None = None  # set once its workers are up
         self._open: _Chunk | None = None  # the chunk being filled
+        self._unsent: deque[_Chunk] = deque()  # full, waiting for the workers to be up
         self.parsed_in_workers = 0  # files whose parse came back from a worker
         self._closed = False
 
@@ -170,14 +172,13 @@ class ParsePool:
             and (self._met_files >= START_FILES or self._met_bytes >= START_BYTES)
         ):
             self._begin()
-        if self._executor is None:
-            return _Here(job, self.step)
         chunk = self._open or _Chunk(self)
         ticket = chunk.add(job)
         self._open = chunk
         if chunk.full():
             self._open = None
-            self._send(chunk)
+            self._unsent.append(chunk)
+        self._send_unsent()
         return ticket
 
     def start(self) -> None:
@@ -193,22 +194,28 @@ class ParsePool:
         self._starter = threading.Thread(target=self._start, name="parse-pool", daemon=True)
         self._starter.start()
 
-    def _send(self, chunk: _Chunk) -> None:
+    def _send_unsent(self) -> None:
+        """Hand the workers, once they are up, every full chunk not parsed here yet (those
+        met while they started included)."""
         executor = self._executor
-        if executor is None:  # replaced meanwhile: parsed here at its turn
-            return
-        try:
-            chunk.future = executor.submit(_run_chunk, self.step, chunk.jobs)
-            chunk.executor = executor
-        except BrokenProcessPool:  # a worker died: new ones for the files to come
-            self.replace(executor)
+        while executor is not None and self._unsent:
+            chunk = self._unsent.popleft()
+            try:
+                chunk.future = executor.submit(_run_chunk, self.step, chunk.jobs)
+                chunk.executor = executor
+            except BrokenProcessPool:  # a worker died: new ones for the files to come
+                self.replace(executor)
+                return
 
     def finish(self, chunk: _Chunk) -> list[ParsedFile | Outcome]:
         """The chunk's results, asked for when its first file's turn comes."""
-        if chunk is self._open:  # never sent (the last files of the load)
+        if chunk is self._open:  # not full yet (the last files of the load)
             self._open = None
+        if chunk in self._unsent:  # the workers are not up yet (or no load needs them)
+            self._unsent.remove(chunk)
         future = chunk.future
         if future is None:
+            self._send_unsent()  # the workers, up meanwhile, take the chunks after it
             return [_guarded(self.step, job) for job in chunk.jobs]
         try:
             results = _unpack(future.result())

@@ -1,8 +1,9 @@
 """One file's parse step: its bytes in, the Arrow tables the writer stores (or the file's
 rejection) out.
 
-The step is a pure function of a `ParseJob`: the format detected, the bytes (already
-UTF-8), the file's `SourceFile` and the note the encoding left. It runs the parser and turns
+The step is a pure function of a `ParseJob`: the bytes (already UTF-8), the file's
+`SourceFile`, the note the encoding left and the format, when the loader detected it already
+(else the step detects it: a file no parser reads is skipped). It runs the parser and turns
 its rows into Arrow (`tables.to_arrow`, which redacts secrets as it builds), so it can run
 in the loading process or in a worker process of `ingest.parse_pool` with the same answer:
 the worker's result is sent back as Arrow, which pickles compactly. It never raises for a
@@ -20,14 +21,14 @@ from ingest import tables
 from ingest.outcomes import Outcome
 from ingest.records import Parsed, ParseError, SourceFile
 from ingest.redaction import redact_table, redact_text
-from ingest.registry import PARSERS
+from ingest.registry import HEAD_BYTES, PARSERS, detect_format, unsupported_reason
 
 
 @dataclass(frozen=True, slots=True)
 class ParseJob:
     """What the parse of one file needs, and nothing of the warehouse."""
 
-    fmt: str
+    fmt: str | None  # None: detected by the step
     data: bytes  # the file's bytes, UTF-16 / BOM text already turned into UTF-8
     source: SourceFile
     encoding_note: str | None = None
@@ -35,8 +36,10 @@ class ParseJob:
 
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
-    """A parsed file ready to stage: its non-empty tables as Arrow, its notes (redacted)."""
+    """A parsed file ready to stage: its format, its non-empty tables as Arrow, its notes
+    (redacted)."""
 
+    fmt: str
     tables: dict[str, pa.Table]
     notes: list[str]
     no_result_reason: str | None
@@ -49,15 +52,28 @@ def unexpected_failure(path: str, exc: BaseException) -> Outcome:
     return Outcome.rejected(path, "file", f"could not be loaded ({type(exc).__name__}: {exc})")
 
 
+def detect_or_skip(path: str, data: bytes) -> str | Outcome:
+    """The format of the file, else why it is skipped (no parser reads it)."""
+    name = path.rsplit("/", 1)[-1]
+    fmt = detect_format(data[:HEAD_BYTES], name)
+    if fmt is None:
+        return Outcome.skipped(path, unsupported_reason(data[:HEAD_BYTES], name))
+    return fmt
+
+
 def run_job(job: ParseJob) -> ParsedFile | Outcome:
-    """The parsed file, or the rejection it amounts to; never raises."""
-    module = PARSERS[job.fmt]
+    """The parsed file, or the skip or rejection it amounts to; never raises."""
     try:
+        fmt = job.fmt or detect_or_skip(job.source.path, job.data)
+        if isinstance(fmt, Outcome):
+            return fmt
+        module = PARSERS[fmt]
         parsed = parse_with(module, job.data, job.source)
         if isinstance(parsed, Outcome):
             return parsed
         notes = [job.encoding_note, *parsed.notes] if job.encoding_note else parsed.notes
         return ParsedFile(
+            fmt=fmt,
             tables=arrow_tables(parsed, module),
             notes=[redact_text(note) for note in notes],  # stored and printed
             no_result_reason=parsed.no_result_reason,

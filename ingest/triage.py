@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,11 +22,11 @@ from typing import Any
 from ingest.label_resolver import LabelResolver
 from ingest.labels import LabelError, is_label_file
 from ingest.outcomes import Outcome, Status
-from ingest.parse_step import ParsedFile, ParseJob, run_job
+from ingest.parse_step import ParsedFile, ParseJob, detect_or_skip, run_job
 from ingest.parsers._common import normalize_text_encoding
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
 from ingest.records import SourceFile
-from ingest.registry import HEAD_BYTES, PARSERS, detect_format, unsupported_reason
+from ingest.registry import PARSERS
 from ingest.sources import source_for
 from ingest.walk import Member, Refused, Walk
 from ingest.writer import EarlierLoad, RawWriter
@@ -84,20 +84,16 @@ def triage(
     return prepare_member(item, resolver, known_paths)
 
 
-def _screen(path: str, data: bytes) -> Outcome | str:
-    """The format of a file worth parsing, else why it is skipped or rejected."""
-    name = path.rsplit("/", 1)[-1]
-    lower = name.lower()
+def _screen_name(path: str, data: bytes) -> Outcome | None:
+    """Why a file is skipped or rejected before its content is looked at, if it is."""
+    lower = path.rsplit("/", 1)[-1].lower()
     if not data:
         if lower.endswith(_OUTPUT_SUFFIXES):
             return Outcome.rejected(path, "byte 0", "empty file: the tool wrote no output")
         return Outcome.skipped(path, "empty file")
     if lower.endswith(_NEVER_OUTPUT_SUFFIXES):
         return Outcome.skipped(path, "documentation or source code, not tool output")
-    fmt = detect_format(data[:HEAD_BYTES], name)
-    if fmt is None:
-        return Outcome.skipped(path, unsupported_reason(data[:HEAD_BYTES], name))
-    return fmt
+    return None
 
 
 def _source_row(source: SourceFile, module: ModuleType, parsed: ParsedFile, labels: dict) -> dict:
@@ -133,26 +129,42 @@ def _unchanged(
 def prepare_member(
     member: Member, resolver: LabelResolver, known_paths: set[str]
 ) -> Prepared | Outcome:
-    """Read, screen and label one file; never raises for bad input."""
+    """Read, screen by name and label one file; never raises for bad input.
+
+    Its format is detected with its parse (`run_job`, perhaps in a worker process) unless
+    the check against the warehouse needs it first (`detect_here`): detection was a quarter
+    of the loading process's work, which the workers can share."""
     try:
         raw = member.read()
     except OSError as exc:
         return Outcome.rejected(member.path, "file", f"cannot be read: {exc}")
     # UTF-16 / BOM text becomes UTF-8 once, before detection; the hash stays the file's.
     data, encoding_note = normalize_text_encoding(raw)
-    fmt = _screen(member.path, data)
-    if isinstance(fmt, Outcome):
-        return fmt
+    screened = _screen_name(member.path, data)
+    if screened is not None:
+        return screened
     try:
         labels = resolver.labels_for(member.path)
     except LabelError as exc:
-        reason = f"bad labels: {exc.reason}"
-        return Outcome.rejected(member.path, exc.origin, reason, fmt)
+        fmt = detect_or_skip(member.path, data)  # a file no parser reads is skipped all the same
+        if isinstance(fmt, Outcome):
+            return fmt
+        return Outcome.rejected(member.path, exc.origin, f"bad labels: {exc.reason}", fmt)
     case = hcibench_case_of(member.path, known_paths)
     labels.setdefault("result_per", "folder" if case else "file")
     source = source_for(member.path, raw, labels=labels, hcibench_case=case)
-    job = ParseJob(fmt, data, source, encoding_note)
+    job = ParseJob(None, data, source, encoding_note)
     return Prepared(job, labels, json.dumps(labels, sort_keys=True))
+
+
+def detect_here(prepared: Prepared) -> Prepared | Outcome:
+    """The prepared file with its format detected in this process, or why it is skipped."""
+    if prepared.job.fmt is not None:
+        return prepared
+    fmt = detect_or_skip(prepared.source.path, prepared.job.data)
+    if isinstance(fmt, Outcome):
+        return fmt
+    return replace(prepared, job=replace(prepared.job, fmt=fmt))
 
 
 def load_member(
@@ -181,15 +193,22 @@ def _same_content(writer: RawWriter, prepared: Prepared) -> list[EarlierLoad]:
     ]
 
 
+def may_be_loaded(writer: RawWriter, prepared: Prepared) -> bool:
+    """Whether these bytes are stored (or staged) with these labels: then the file may be
+    already loaded, which its format's parser version decides (`likely_unchanged`)."""
+    return bool(_same_content(writer, prepared))
+
+
 def likely_unchanged(writer: RawWriter, prepared: Prepared) -> bool:
-    """Whether the file looks already loaded, asked ahead of its turn and without its keys
-    (to parse ahead only the files that need it): `stage_prepared` asks again, in walk
-    order and holding the keys, and its answer is the one that counts."""
+    """Whether the file (its format detected) looks already loaded, asked ahead of its turn
+    and without its keys (to parse ahead only the files that need it): `stage_prepared`
+    asks again, in walk order and holding the keys, and its answer is the one that counts."""
     fmt = prepared.job.fmt
+    if fmt is None:
+        raise ValueError(f"{prepared.source.path}: format not detected yet (detect_here)")
     version = PARSERS[fmt].PARSER_VERSION
     earlier = _same_content(writer, prepared)
-    path = prepared.source.path
-    return _unchanged(path, fmt, earlier, prepared.labels_json, version) is not None
+    return _unchanged(prepared.source.path, fmt, earlier, prepared.labels_json, version) is not None
 
 
 def stage_prepared(
@@ -198,9 +217,19 @@ def stage_prepared(
     """Check a prepared file against what the warehouse holds and, unless it is already
     loaded, parse (`parse()`) and stage it; taken in walk order.
 
-    Team mode: no other loader checks or writes this path or these bytes until ours is
-    committed (a no-op in file mode, where one loader runs at a time); a file that is not
-    staged hands its keys back at once."""
+    A file whose format the parse detects is parsed first: a skipped one ends there, as it
+    would have before its check. Team mode: no other loader checks or writes this path or
+    these bytes until ours is committed (a no-op in file mode, where one loader runs at a
+    time); a file that is not staged hands its keys back at once."""
+    if prepared.job.fmt is None:
+        parsed = parse()
+        if isinstance(parsed, Outcome) and parsed.status == Status.SKIPPED:
+            return parsed
+        fmt = parsed.fmt if isinstance(parsed, ParsedFile) else None
+        detected = detect_here(replace(prepared, job=replace(prepared.job, fmt=fmt)))
+        if isinstance(detected, Outcome):  # cannot be: the parse detected a format
+            return detected
+        return stage_prepared(writer, detected, lambda: parsed)
     source = prepared.source
     writer.claim(source.path, source.sha256, source.hcibench_case)
     outcome = _check_and_stage(writer, prepared, parse)
@@ -215,6 +244,7 @@ def _check_and_stage(
     """The claimed file: already loaded (UNCHANGED), rejected by its parser, or parsed and
     staged (LOADED / REPLACED)."""
     fmt, path = prepared.job.fmt, prepared.source.path
+    assert fmt is not None  # stage_prepared detected it
     module = PARSERS[fmt]
     same_content = _same_content(writer, prepared)
     unchanged = _unchanged(path, fmt, same_content, prepared.labels_json, module.PARSER_VERSION)
