@@ -8,8 +8,9 @@ repeat runs, in fresh `python -m ingest load --quiet` processes, one after the o
 - re-load     the same folder again into that warehouse: everything is already loaded
 
 and the benchmark prints the median files/s of each (files on disk under the folder, the
-count the issue measured) beside the target, the process's CPU seconds (user + sys: what
-the load costs, less sensitive to other work on the machine than wall time) and the load
+count the issue measured) beside the target, the CPU seconds of the load (user + sys of the
+process and of its parse workers, which it stops and waits for: what the load costs, less
+sensitive to other work on the machine than wall time) and the load
 average of the machine while it ran. Target (issue 32): a first load at least 300 files/s.
 Usage:
 
