@@ -8,12 +8,13 @@ repeat runs, in fresh `python -m ingest load --quiet` processes, one after the o
 - re-load     the same folder again into that warehouse: everything is already loaded
 
 and the benchmark prints the median files/s of each (files on disk under the folder, the
-count the issue measured) beside the target, the process's CPU seconds (user + sys: what
-the load costs, less sensitive to other work on the machine than wall time) and the load
+count the issue measured) beside the target, the CPU seconds of the load (user + sys of the
+process and of its parse workers, which it stops and waits for: what the load costs, less
+sensitive to other work on the machine than wall time) and the load
 average of the machine while it ran. Target (issue 32): a first load at least 300 files/s.
 Usage:
 
-    python -m benchmarks.bench_load [--repeat 3] [--reference DIR]
+    python -m benchmarks.bench_load [--repeat 3] [--reference DIR] [--parse-workers N]
 """
 
 from __future__ import annotations
@@ -58,10 +59,12 @@ def reference_folder(folder: Path | None) -> Path:
     return folder
 
 
-def timed_load(folder: Path, db: Path) -> Timed:
+def timed_load(folder: Path, db: Path, parse_workers: int | None = None) -> Timed:
     """`python -m ingest load FOLDER --quiet` into `db`; fails on any exit status but 0."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PERF_")}
     env.update(PERF_DUCKDB_PATH=str(db), DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    if parse_workers is not None:
+        env["PERF_INGEST_PARSE_WORKERS"] = str(parse_workers)
     argv = [sys.executable, "-m", "ingest", "load", str(folder), "--quiet"]
     start = time.perf_counter()
     proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL)
@@ -90,6 +93,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--reference", type=Path, help="an existing reference dataset folder")
+    parser.add_argument(
+        "--parse-workers",
+        type=int,
+        help="PERF_INGEST_PARSE_WORKERS for the loads (default: the loader's; 0: in one process)",
+    )
     args = parser.parse_args()
 
     folder = reference_folder(args.reference)
@@ -101,8 +109,8 @@ def main() -> None:
     for _ in range(args.repeat):  # interleaved: both see the same machine load
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "bench.duckdb"
-            first.append(timed_load(folder, db))
-            again.append(timed_load(folder, db))
+            first.append(timed_load(folder, db, args.parse_workers))
+            again.append(timed_load(folder, db, args.parse_workers))
     print(_line("first load", files, first))
     print(_line("re-load", files, again))
 

@@ -1,10 +1,11 @@
 """What to do with each file a PATH expands to: skip, reject, read labels, or parse and stage.
 
 `ingest.walk.Walk` yields the members of the PATH arguments (folders, archives) one at a
-time; `triage` decides per member: a run.yaml feeds the label resolver, a refused file or
-archive member is rejected, anything else goes through `load_member`: screened by name and
-first bytes, labelled, compared with what the warehouse already holds (by content hash),
-parsed, and staged with the writer.
+time; `triage` decides per member, in walk order: a run.yaml feeds the label resolver, a
+refused file or archive member is rejected, anything else is read, screened by name and first
+bytes and labelled (`prepare_member`). A `Prepared` file is then compared with what the
+warehouse already holds (by content hash), parsed (`ingest.parse_step`, perhaps ahead in a
+worker process) and staged with the writer (`stage_prepared`, in walk order).
 Nothing here raises for bad input: every file ends as an `Outcome`.
 """
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,11 +22,11 @@ from typing import Any
 from ingest.label_resolver import LabelResolver
 from ingest.labels import LabelError, is_label_file
 from ingest.outcomes import Outcome, Status
+from ingest.parse_step import ParsedFile, ParseJob, detect_or_skip, run_job
 from ingest.parsers._common import normalize_text_encoding
 from ingest.parsers.hcibench.case_folder import hcibench_case_of
-from ingest.records import Parsed, ParseError, SourceFile
-from ingest.redaction import redact_text
-from ingest.registry import HEAD_BYTES, PARSERS, detect_format, unsupported_reason
+from ingest.records import SourceFile
+from ingest.registry import PARSERS
 from ingest.sources import source_for
 from ingest.walk import Member, Refused, Walk
 from ingest.writer import EarlierLoad, RawWriter
@@ -46,10 +48,31 @@ def collect(paths: Iterable[Path]) -> list[Member | Refused]:
     return list(Walk(paths))
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A file read, screened and labelled: what is left is its check against the warehouse
+    (`stage_prepared`) and its parse (`job`, which may run in another process)."""
+
+    job: ParseJob
+    labels: dict[str, Any]
+    labels_json: str
+
+    @property
+    def source(self) -> SourceFile:
+        return self.job.source
+
+    @property
+    def held_bytes(self) -> int:
+        """Bytes this file holds until it is staged (the load's window bounds their sum)."""
+        return len(self.job.data)
+
+
 def triage(
-    item: Member | Refused, writer: RawWriter, resolver: LabelResolver, known_paths: set[str]
-) -> Outcome:
-    """The outcome of one walked item (a parsed file is staged with `writer`)."""
+    item: Member | Refused, resolver: LabelResolver, known_paths: set[str]
+) -> Outcome | Prepared:
+    """The first step of one walked item, taken in walk order: its outcome when that is
+    known without the warehouse (refused, labels, skipped, rejected), else the file
+    `Prepared` for its check and parse."""
     if isinstance(item, Refused):
         return Outcome.rejected(item.path, item.location, item.reason)
     if is_label_file(item.path):
@@ -58,42 +81,22 @@ def triage(
         except LabelError as exc:
             return Outcome.rejected(item.path, exc.origin, exc.reason)
         return Outcome(item.path, Status.LABELS)
-    return load_member(writer, item, resolver, known_paths)
+    return prepare_member(item, resolver, known_paths)
 
 
-def _screen(path: str, data: bytes) -> Outcome | str:
-    """The format of a file worth parsing, else why it is skipped or rejected."""
-    name = path.rsplit("/", 1)[-1]
-    lower = name.lower()
+def _screen_name(path: str, data: bytes) -> Outcome | None:
+    """Why a file is skipped or rejected before its content is looked at, if it is."""
+    lower = path.rsplit("/", 1)[-1].lower()
     if not data:
         if lower.endswith(_OUTPUT_SUFFIXES):
             return Outcome.rejected(path, "byte 0", "empty file: the tool wrote no output")
         return Outcome.skipped(path, "empty file")
     if lower.endswith(_NEVER_OUTPUT_SUFFIXES):
         return Outcome.skipped(path, "documentation or source code, not tool output")
-    fmt = detect_format(data[:HEAD_BYTES], name)
-    if fmt is None:
-        return Outcome.skipped(path, unsupported_reason(data[:HEAD_BYTES], name))
-    return fmt
+    return None
 
 
-def _parse(module: ModuleType, data: bytes, source: SourceFile) -> Parsed | Outcome:
-    """The parser's result, or the rejection it amounts to."""
-    fmt, path = module.FORMAT, source.path
-    try:
-        return module.parse(data, source)
-    except ParseError as exc:
-        return Outcome.rejected(path, exc.location, exc.reason, fmt)
-    except RecursionError:
-        return Outcome.rejected(path, "file", "structure nested too deeply", fmt)
-    except Exception as exc:  # a parser bug must not abort the other files
-        reason = (
-            f"parser failed unexpectedly ({type(exc).__name__}: {exc}); please report this file"
-        )
-        return Outcome.rejected(path, "file", reason, fmt)
-
-
-def _source_row(source: SourceFile, module: ModuleType, parsed: Parsed, labels: dict) -> dict:
+def _source_row(source: SourceFile, module: ModuleType, parsed: ParsedFile, labels: dict) -> dict:
     """The file's `raw.source_files` row (its id is drawn when written)."""
     return {
         "path": source.path,
@@ -106,7 +109,7 @@ def _source_row(source: SourceFile, module: ModuleType, parsed: Parsed, labels: 
         "labels_json": json.dumps(labels, sort_keys=True),
         "result_per": labels["result_per"],
         "hcibench_case": source.hcibench_case,
-        "row_count": parsed.row_count(),
+        "row_count": parsed.row_count,
         "notes_json": json.dumps(parsed.notes),
         "loaded_at": dt.datetime.now(dt.UTC),
     }
@@ -123,88 +126,150 @@ def _unchanged(
     return None
 
 
-def load_member(
-    writer: RawWriter, member: Member, resolver: LabelResolver, known_paths: set[str]
-) -> Outcome:
-    """Detect, parse and stage one file; never raises for bad input.
+def prepare_member(
+    member: Member, resolver: LabelResolver, known_paths: set[str]
+) -> Prepared | Outcome:
+    """Read, screen by name and label one file; never raises for bad input.
 
-    Only `claim`, `find_same_content`, `find_by_path` and `release` of the writer are used
-    for a file that is not staged, so a test can hand in a stand-in for files that never
-    reach `stage`."""
+    Its format is detected with its parse (`run_job`, perhaps in a worker process) unless
+    the check against the warehouse needs it first (`detect_here`): detection was a quarter
+    of the loading process's work, which the workers can share."""
     try:
         raw = member.read()
     except OSError as exc:
         return Outcome.rejected(member.path, "file", f"cannot be read: {exc}")
     # UTF-16 / BOM text becomes UTF-8 once, before detection; the hash stays the file's.
     data, encoding_note = normalize_text_encoding(raw)
-    fmt = _screen(member.path, data)
-    if isinstance(fmt, Outcome):
-        return fmt
+    screened = _screen_name(member.path, data)
+    if screened is not None:
+        return screened
     try:
         labels = resolver.labels_for(member.path)
     except LabelError as exc:
-        reason = f"bad labels: {exc.reason}"
-        return Outcome.rejected(member.path, exc.origin, reason, fmt)
+        fmt = detect_or_skip(member.path, data)  # a file no parser reads is skipped all the same
+        if isinstance(fmt, Outcome):
+            return fmt
+        return Outcome.rejected(member.path, exc.origin, f"bad labels: {exc.reason}", fmt)
     case = hcibench_case_of(member.path, known_paths)
     labels.setdefault("result_per", "folder" if case else "file")
     source = source_for(member.path, raw, labels=labels, hcibench_case=case)
+    job = ParseJob(None, data, source, encoding_note)
+    return Prepared(job, labels, json.dumps(labels, sort_keys=True))
 
-    # Team mode: no other loader checks or writes this path or these bytes until ours is
-    # committed (a no-op in file mode, where one loader runs at a time); a file that is not
-    # staged hands its keys back at once.
-    writer.claim(member.path, source.sha256, source.hcibench_case)
-    outcome = _check_and_stage(writer, member, fmt, data, encoding_note, labels, source)
+
+def detect_here(prepared: Prepared) -> Prepared | Outcome:
+    """The prepared file with its format detected in this process, or why it is skipped."""
+    if prepared.job.fmt is not None:
+        return prepared
+    fmt = detect_or_skip(prepared.source.path, prepared.job.data)
+    if isinstance(fmt, Outcome):
+        return fmt
+    return replace(prepared, job=replace(prepared.job, fmt=fmt))
+
+
+def load_member(
+    writer: RawWriter, member: Member, resolver: LabelResolver, known_paths: set[str]
+) -> Outcome:
+    """Detect, parse and stage one file in this process; never raises for bad input.
+
+    Only `claim`, `find_same_content`, `find_by_path` and `release` of the writer are used
+    for a file that is not staged, so a test can hand in a stand-in for files that never
+    reach `stage`."""
+    prepared = prepare_member(member, resolver, known_paths)
+    if isinstance(prepared, Outcome):
+        return prepared
+    return stage_prepared(writer, prepared, lambda: run_job(prepared.job))
+
+
+def _same_content(writer: RawWriter, prepared: Prepared) -> list[EarlierLoad]:
+    """Earlier loads of these bytes with these labels in this HCIBench case: a loaded file
+    is (bytes, labels, HCIBench case), so the same bytes under other labels are another
+    result (a copy in two labelled folders), never replaced by this one."""
+    source = prepared.source
+    return [
+        earlier
+        for earlier in writer.find_same_content(source.sha256, source.hcibench_case)
+        if earlier.labels_json == prepared.labels_json
+    ]
+
+
+def may_be_loaded(writer: RawWriter, prepared: Prepared) -> bool:
+    """Whether these bytes are stored (or staged) with these labels: then the file may be
+    already loaded, which its format's parser version decides (`likely_unchanged`)."""
+    return bool(_same_content(writer, prepared))
+
+
+def likely_unchanged(writer: RawWriter, prepared: Prepared) -> bool:
+    """Whether the file (its format detected) looks already loaded, asked ahead of its turn
+    and without its keys (to parse ahead only the files that need it): `stage_prepared`
+    asks again, in walk order and holding the keys, and its answer is the one that counts."""
+    fmt = prepared.job.fmt
+    if fmt is None:
+        raise ValueError(f"{prepared.source.path}: format not detected yet (detect_here)")
+    version = PARSERS[fmt].PARSER_VERSION
+    earlier = _same_content(writer, prepared)
+    return _unchanged(prepared.source.path, fmt, earlier, prepared.labels_json, version) is not None
+
+
+def stage_prepared(
+    writer: RawWriter, prepared: Prepared, parse: Callable[[], ParsedFile | Outcome]
+) -> Outcome:
+    """Check a prepared file against what the warehouse holds and, unless it is already
+    loaded, parse (`parse()`) and stage it; taken in walk order.
+
+    A file whose format the parse detects is parsed first: a skipped one ends there, as it
+    would have before its check. Team mode: no other loader checks or writes this path or
+    these bytes until ours is committed (a no-op in file mode, where one loader runs at a
+    time); a file that is not staged hands its keys back at once."""
+    if prepared.job.fmt is None:
+        parsed = parse()
+        if isinstance(parsed, Outcome) and parsed.status == Status.SKIPPED:
+            return parsed
+        fmt = parsed.fmt if isinstance(parsed, ParsedFile) else None
+        detected = detect_here(replace(prepared, job=replace(prepared.job, fmt=fmt)))
+        if isinstance(detected, Outcome):  # cannot be: the parse detected a format
+            return detected
+        return stage_prepared(writer, detected, lambda: parsed)
+    source = prepared.source
+    writer.claim(source.path, source.sha256, source.hcibench_case)
+    outcome = _check_and_stage(writer, prepared, parse)
     if outcome.status not in (Status.LOADED, Status.REPLACED):
-        writer.release(member.path, source.sha256, source.hcibench_case)
+        writer.release(source.path, source.sha256, source.hcibench_case)
     return outcome
 
 
 def _check_and_stage(
-    writer: RawWriter,
-    member: Member,
-    fmt: str,
-    data: bytes,
-    encoding_note: str | None,
-    labels: dict[str, Any],
-    source: SourceFile,
+    writer: RawWriter, prepared: Prepared, parse: Callable[[], ParsedFile | Outcome]
 ) -> Outcome:
     """The claimed file: already loaded (UNCHANGED), rejected by its parser, or parsed and
     staged (LOADED / REPLACED)."""
+    fmt, path = prepared.job.fmt, prepared.source.path
+    assert fmt is not None  # stage_prepared detected it
     module = PARSERS[fmt]
-    labels_json = json.dumps(labels, sort_keys=True)
-    # A loaded file is (bytes, labels, HCIBench case): the same bytes under other labels
-    # are another result (a copy in two labelled folders), never replaced by this one.
-    same_content = [
-        earlier
-        for earlier in writer.find_same_content(source.sha256, source.hcibench_case)
-        if earlier.labels_json == labels_json
-    ]
-    unchanged = _unchanged(member.path, fmt, same_content, labels_json, module.PARSER_VERSION)
+    same_content = _same_content(writer, prepared)
+    unchanged = _unchanged(path, fmt, same_content, prepared.labels_json, module.PARSER_VERSION)
     if unchanged:
         return unchanged
-    parsed = _parse(module, data, source)
+    parsed = parse()
     if isinstance(parsed, Outcome):
         return parsed
-    if encoding_note:
-        parsed.notes.insert(0, encoding_note)
-    parsed.notes[:] = [redact_text(note) for note in parsed.notes]  # stored and printed
 
     # Replace the earlier version at this path, or the same bytes with the same
     # labels loaded by an older parser version.
-    old_ids = {e.source_file_id for e in same_content} | set(writer.find_by_path(member.path))
+    old_ids = {e.source_file_id for e in same_content} | set(writer.find_by_path(path))
     status = Status.REPLACED if old_ids else Status.LOADED
     outcome = Outcome(
-        member.path,
+        path,
         status,
         fmt,
-        rows=parsed.row_count(),
+        rows=parsed.row_count,
         notes=list(parsed.notes),
         no_result=parsed.no_result_reason,
     )
     writer.stage(
         old_ids=old_ids,
-        source_row=_source_row(source, module, parsed, labels),
-        parsed=parsed,
+        source_row=_source_row(prepared.source, module, parsed, prepared.labels),
+        arrays=parsed.tables,
         module=module,
         outcome=outcome,
     )

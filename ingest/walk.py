@@ -24,9 +24,12 @@ of a whole `ingest load`, for any number of files and members:
 
     peak RSS <= baseline + about 7 x the largest file (its bytes, text and parse)
                 + the writer's batch (at most 100 files, 2M rows or 256 MiB of Arrow data)
+                + the files read ahead for the parse workers (`ingest.load`'s window: at
+                  most 64 MiB of bytes past the file being staged, and their tables)
                 + DuckDB's cache (capped by DuckDB's own memory_limit)
 
-plus a few KB per file for the summary's outcomes. `benchmarks/bench_load_memory.py`
+plus a few KB per file for the summary's outcomes; each parse worker (`ingest.parse_pool`) is
+a process of its own. `benchmarks/bench_load_memory.py`
 measures it: baseline (an empty load) 117 MiB; 1,000 fio files 301 MiB; one
 archive of 100 members (236 MiB inflated) 278 MiB.
 """

@@ -42,11 +42,9 @@ from typing import Any, NamedTuple
 
 import pyarrow as pa
 
-from ingest import tables
 from ingest.outcomes import Outcome
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
-from ingest.records import Parsed, ParseError
-from ingest.redaction import redact_table
+from ingest.records import ParseError
 from ingest.walk import ARCHIVE_SEP
 from warehouse import Warehouse, WarehouseLost, kill_point
 
@@ -112,20 +110,6 @@ class _StagedFile:
 
 def _batch_files() -> int:
     return max(1, int(os.environ.get("PERF_INGEST_BATCH_FILES", DEFAULT_BATCH_FILES)))
-
-
-def arrow_tables(parsed: Parsed, module: ModuleType) -> dict[str, pa.Table]:
-    """The parser's non-empty tables as Arrow; a table it did not declare is a parser bug."""
-    arrays: dict[str, pa.Table] = {}
-    for name, rows in parsed.tables.items():
-        if name not in module.TABLES:
-            raise TypeError(f"parser {module.FORMAT} wrote undeclared table {name}")
-        # Secrets leave every text here (`to_arrow` redacts as it builds).
-        built = isinstance(rows, pa.Table)
-        arrow = redact_table(rows) if built else tables.to_arrow(module.TABLES[name], rows)
-        if arrow.num_rows:
-            arrays[name] = arrow
-    return arrays
 
 
 def identity_keys(path: str, sha256: str, hcibench_case: str | None) -> list[str]:
@@ -246,12 +230,12 @@ class RawWriter:
         *,
         old_ids: Iterable[int | None],
         source_row: dict[str, Any],
-        parsed: Parsed,
+        arrays: dict[str, pa.Table],
         module: ModuleType,
         outcome: Outcome,
     ) -> None:
-        """Queue one parsed file (replacing `old_ids`) for the next write."""
-        arrays = arrow_tables(parsed, module)
+        """Queue one parsed file's tables (`ingest.parse_step`; replacing `old_ids`) for the
+        next write."""
         stored_old = sorted({i for i in old_ids if i is not None})  # staged ones have no id yet
         check = getattr(module, "check_stored", None)
         load_root, path_in_root = placed_in_root(source_row["path"], self.roots)

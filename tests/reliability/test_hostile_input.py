@@ -25,8 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.fuzz_parsers import load_seeds, mutate, run_case
-from ingest import triage as triage_module
-from ingest import walk
+from ingest import parse_step, walk
 from ingest.__main__ import main as ingest_main
 from ingest.label_resolver import LabelResolver
 from ingest.registry import PARSERS
@@ -371,7 +370,7 @@ def test_an_exception_past_the_parser_is_that_files_rejection(
 ) -> None:
     # GIVEN a parse of one file that lets 2^64 through in an int64 column (the parser bug
     # class: Arrow then raises OverflowError when the writer converts the rows)
-    real_parse = triage_module._parse
+    real_parse = parse_step.parse_with
 
     def parse_letting_an_overflow_through(module, data, source):
         parsed = real_parse(module, data, source)
@@ -380,7 +379,7 @@ def test_an_exception_past_the_parser_is_that_files_rejection(
             rows[0] = dataclasses.replace(rows[0], total_ios=2**64)
         return parsed
 
-    monkeypatch.setattr(triage_module, "_parse", parse_letting_an_overflow_through)
+    monkeypatch.setattr(parse_step, "parse_with", parse_letting_an_overflow_through)
     db = tmp_path / "w.duckdb"
     assert ingest_main(["load", str(CLIENT), "--db", str(db), "--quiet"]) == 0
     before = rows_by_path(db)
