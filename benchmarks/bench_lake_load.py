@@ -12,10 +12,13 @@ processes, the runs interleaved and repeated (`--repeat`, medians printed):
 and prints files/s, the ratio to the file mode beside its target (issue 32: one lake loader at
 least 0.9x the file mode, two loaders at least 1.5x), the snapshots each lake run created
 (each run also checks that every file is stored once) and the machine's load average.
+`--baseline DIR` (another checkout of this repository, e.g. `git worktree add DIR main`)
+runs the same file, lake x1 and lake xL loads with that checkout's loader too, interleaved
+with these, each set's ratios against its own file mode: a change measured side by side.
 PostgreSQL is a throw-away cluster (harness/pg_cluster.py). Usage:
 
     python -m benchmarks.bench_lake_load [--files 1000] [--dumps 12] [--loaders 2] [--repeat 3]
-                                         [--no-b1]
+                                         [--no-b1] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -56,13 +59,14 @@ def _env(**extra: str) -> dict[str, str]:
     return {**env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", **extra}
 
 
-def _loaders(groups: list[list[Path]], env: dict[str, str]) -> float:
-    """Start one `ingest load` per group at the same moment; seconds until the last ends."""
+def _loaders(groups: list[list[Path]], env: dict[str, str], repo: Path) -> float:
+    """Start one `ingest load` per group (the loader of checkout `repo`) at the same moment;
+    seconds until the last ends."""
     start = time.perf_counter()
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "ingest", "load", "--quiet", *map(str, group)],
-            cwd=REPO,
+            cwd=repo,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -78,20 +82,25 @@ def _loaders(groups: list[list[Path]], env: dict[str, str]) -> float:
     return seconds
 
 
-def file_run(files: list[Path], work: Path) -> Run:
+def file_run(files: list[Path], work: Path, repo: Path = REPO) -> Run:
     db = work / "bench.duckdb"
-    seconds = _loaders([files], _env(PERF_DUCKDB_PATH=str(db)))
+    seconds = _loaders([files], _env(PERF_DUCKDB_PATH=str(db)), repo)
     return Run("file (1 loader)", len(files), seconds, None)
 
 
 def lake_run(
-    name: str, groups: list[list[Path]], cluster: PgCluster, work: Path, **extra: str
+    name: str,
+    groups: list[list[Path]],
+    cluster: PgCluster,
+    work: Path,
+    repo: Path = REPO,
+    **extra: str,
 ) -> Run:
     tgt = warehouse.from_settings(
         ducklake.LAKE_PREFIX + cluster.new_database(), data_path=str(work / "lake-data")
     )
     env = _env(PERF_WAREHOUSE=tgt.uri, PERF_LAKE_DATA_PATH=tgt.data_path or "", **extra)
-    seconds = _loaders(groups, env)
+    seconds = _loaders(groups, env, repo)
     con = ducklake.connect(tgt, read_only=True)
     try:
         (stored, distinct) = con.execute(
@@ -119,6 +128,9 @@ def main() -> None:
     parser.add_argument("--dumps", type=int, default=12, help="status dumps per file")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of all runs, interleaved")
     parser.add_argument("--no-b1", action="store_true", help="skip the one-file-per-commit run")
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout whose loader runs beside this one"
+    )
     args = parser.parse_args()
 
     folder = OUT / f"lake_load_{args.dumps}dumps"
@@ -138,6 +150,11 @@ def main() -> None:
         plan["lake xN b1"] = lambda w: lake_run(
             f"lake ({n} loaders, 1 file/commit)", groups, cluster, w, PERF_INGEST_BATCH_FILES="1"
         )
+    if args.baseline:
+        base = args.baseline.resolve()
+        plan["file base"] = lambda w: file_run(files, w, base)
+        plan["lake x1 base"] = lambda w: lake_run("lake (1 loader)", [files], cluster, w, base)
+        plan["lake xN base"] = lambda w: lake_run(f"lake ({n} loaders)", groups, cluster, w, base)
     runs: dict[str, list[Run]] = {kind: [] for kind in plan}
     loads: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, throwaway_cluster() as cluster:
@@ -148,9 +165,15 @@ def main() -> None:
                 runs[kind].append(measure(work))
                 shutil.rmtree(work)
                 loads.append(os.getloadavg()[0])
-    base = _median(runs["file"])
-    for kind, kind_runs in runs.items():
-        print(_line(_median(kind_runs), base, TARGETS.get(kind)))
+    for suffix, title in (("", "this checkout"), (" base", f"baseline {args.baseline}")):
+        kinds = [k for k in runs if k.endswith(suffix) and (suffix or not k.endswith(" base"))]
+        if not kinds:
+            continue
+        print(f"-- {title}")
+        anchor = _median(runs["file" + suffix])
+        for kind in kinds:
+            target = TARGETS.get(kind.removesuffix(suffix))
+            print(_line(_median(runs[kind]), anchor, target))
     print(f"load average (1 min) after each run: {', '.join(f'{x:.1f}' for x in loads)}")
 
 
