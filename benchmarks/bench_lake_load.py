@@ -11,7 +11,8 @@ processes, the runs interleaved and repeated (`--repeat`, medians printed):
 
 and prints files/s, the ratio to the file mode beside its target (issue 32: one lake loader at
 least 0.9x the file mode, two loaders at least 1.5x), the snapshots each lake run created
-(each run also checks that every file is stored once) and the machine's load average.
+(each run also checks that every file is stored once), the loaders' CPU seconds (steadier
+than wall time on a machine others share) and the machine's load average.
 `--baseline DIR` (another checkout of this repository, e.g. `git worktree add DIR main`)
 runs the same file, lake x1 and lake xL loads with that checkout's loader too, interleaved
 with these, each set's ratios against its own file mode: a change measured side by side.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -48,6 +50,7 @@ class Run:
     files: int
     seconds: float
     snapshots: int | None  # lake runs: snapshots the loads created
+    cpu_s: float = 0.0  # the loaders' CPU seconds (user + system), all their threads
 
     @property
     def files_per_s(self) -> float:
@@ -59,9 +62,16 @@ def _env(**extra: str) -> dict[str, str]:
     return {**env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", **extra}
 
 
-def _loaders(groups: list[list[Path]], env: dict[str, str], repo: Path) -> float:
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _loaders(groups: list[list[Path]], env: dict[str, str], repo: Path) -> tuple[float, float]:
     """Start one `ingest load` per group (the loader of checkout `repo`) at the same moment;
-    seconds until the last ends."""
+    seconds until the last ends, and the CPU seconds the loaders used (on a machine others
+    share, steadier than the wall time)."""
+    cpu = _children_cpu_s()
     start = time.perf_counter()
     procs = [
         subprocess.Popen(
@@ -79,13 +89,13 @@ def _loaders(groups: list[list[Path]], env: dict[str, str], repo: Path) -> float
     for proc, out in zip(procs, outputs, strict=True):
         if proc.returncode != 0:
             raise SystemExit(f"a loader exited {proc.returncode}:\n{out[-2000:]}")
-    return seconds
+    return seconds, _children_cpu_s() - cpu
 
 
 def file_run(files: list[Path], work: Path, repo: Path = REPO) -> Run:
     db = work / "bench.duckdb"
-    seconds = _loaders([files], _env(PERF_DUCKDB_PATH=str(db)), repo)
-    return Run("file (1 loader)", len(files), seconds, None)
+    seconds, cpu_s = _loaders([files], _env(PERF_DUCKDB_PATH=str(db)), repo)
+    return Run("file (1 loader)", len(files), seconds, None, cpu_s)
 
 
 def lake_run(
@@ -100,7 +110,7 @@ def lake_run(
         ducklake.LAKE_PREFIX + cluster.new_database(), data_path=str(work / "lake-data")
     )
     env = _env(PERF_WAREHOUSE=tgt.uri, PERF_LAKE_DATA_PATH=tgt.data_path or "", **extra)
-    seconds = _loaders(groups, env, repo)
+    seconds, cpu_s = _loaders(groups, env, repo)
     con = ducklake.connect(tgt, read_only=True)
     try:
         (stored, distinct) = con.execute(
@@ -114,7 +124,7 @@ def lake_run(
     total = sum(map(len, groups))
     if stored != total or distinct != total:
         raise SystemExit(f"{name}: {stored} rows in raw.source_files for {total} files")
-    return Run(name, total, seconds, snapshots)
+    return Run(name, total, seconds, snapshots, cpu_s)
 
 
 # The ratio to the file mode each run must reach (issue 32), by run kind; None: no target.
@@ -190,7 +200,7 @@ def _line(run: Run, base: Run, target: float | None) -> str:
         aim = f" (target >= x{target:.1f}: {'met' if ratio >= target else 'not met'})"
     return (
         f"{run.name:<36} {run.seconds:8.1f} s  {run.files_per_s:8.1f} files/s  "
-        f"x{ratio:.2f} of the file mode{aim}{snaps}"
+        f"x{ratio:.2f} of the file mode{aim}{snaps}; loaders' CPU {run.cpu_s:.1f} s"
     )
 
 
