@@ -25,10 +25,12 @@ the file's keys in sorted order, so two loaders cannot deadlock. A warehouse fil
 writer at a time and needs no such locks. A commit that loses a race is re-run whole
 (`Warehouse.commit`); each commit is labelled with its files (`Warehouse.label_commit`).
 
-Catalog work is paid per commit, not per file: the stored identities are read in one query and
-kept until a commit changes them (`_StoredIndex`; a lake loader asks PostgreSQL for the newest
-snapshot id, one round trip, once it holds a file's keys), ids are drawn per batch, and a
-file's two keys are taken, or handed back, in one round trip.
+Catalog work is paid per commit, not per file: the stored identities are read whole once and
+then kept current (`_StoredIndex`): this writer's own commits are applied from what it staged,
+another writer's (a lake loader learns of them from the newest snapshot id, asked in the same
+round trip that takes a file's keys) from the warehouse's change feed
+(`Warehouse.changed_rows`); ids are drawn per batch, and a file's two keys are taken, or
+handed back, in one round trip.
 """
 
 from __future__ import annotations
