@@ -169,7 +169,9 @@ def main() -> None:
     loads: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, throwaway_cluster() as cluster:
         for round_ in range(args.repeat):
-            for kind, measure in plan.items():
+            # every other round backwards: no kind always runs first (or after the same one)
+            order = list(plan.items())[:: -1 if round_ % 2 else 1]
+            for kind, measure in order:
                 work = Path(tmp) / f"{round_}-{kind.replace(' ', '_')}"
                 work.mkdir()
                 runs[kind].append(measure(work))
