@@ -11,17 +11,22 @@ processes, the runs interleaved and repeated (`--repeat`, medians printed):
 
 and prints files/s, the ratio to the file mode beside its target (issue 32: one lake loader at
 least 0.9x the file mode, two loaders at least 1.5x), the snapshots each lake run created
-(each run also checks that every file is stored once) and the machine's load average.
+(each run also checks that every file is stored once), the loaders' CPU seconds (steadier
+than wall time on a machine others share) and the machine's load average.
+`--baseline DIR` (another checkout of this repository, e.g. `git worktree add DIR main`)
+runs the same file, lake x1 and lake xL loads with that checkout's loader too, interleaved
+with these, each set's ratios against its own file mode: a change measured side by side.
 PostgreSQL is a throw-away cluster (harness/pg_cluster.py). Usage:
 
     python -m benchmarks.bench_lake_load [--files 1000] [--dumps 12] [--loaders 2] [--repeat 3]
-                                         [--no-b1]
+                                         [--no-b1] [--baseline DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,6 +50,7 @@ class Run:
     files: int
     seconds: float
     snapshots: int | None  # lake runs: snapshots the loads created
+    cpu_s: float = 0.0  # the loaders' CPU seconds (user + system), all their threads
 
     @property
     def files_per_s(self) -> float:
@@ -56,13 +62,21 @@ def _env(**extra: str) -> dict[str, str]:
     return {**env, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", **extra}
 
 
-def _loaders(groups: list[list[Path]], env: dict[str, str]) -> float:
-    """Start one `ingest load` per group at the same moment; seconds until the last ends."""
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _loaders(groups: list[list[Path]], env: dict[str, str], repo: Path) -> tuple[float, float]:
+    """Start one `ingest load` per group (the loader of checkout `repo`) at the same moment;
+    seconds until the last ends, and the CPU seconds the loaders used (on a machine others
+    share, steadier than the wall time)."""
+    cpu = _children_cpu_s()
     start = time.perf_counter()
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "ingest", "load", "--quiet", *map(str, group)],
-            cwd=REPO,
+            cwd=repo,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -75,23 +89,28 @@ def _loaders(groups: list[list[Path]], env: dict[str, str]) -> float:
     for proc, out in zip(procs, outputs, strict=True):
         if proc.returncode != 0:
             raise SystemExit(f"a loader exited {proc.returncode}:\n{out[-2000:]}")
-    return seconds
+    return seconds, _children_cpu_s() - cpu
 
 
-def file_run(files: list[Path], work: Path) -> Run:
+def file_run(files: list[Path], work: Path, repo: Path = REPO) -> Run:
     db = work / "bench.duckdb"
-    seconds = _loaders([files], _env(PERF_DUCKDB_PATH=str(db)))
-    return Run("file (1 loader)", len(files), seconds, None)
+    seconds, cpu_s = _loaders([files], _env(PERF_DUCKDB_PATH=str(db)), repo)
+    return Run("file (1 loader)", len(files), seconds, None, cpu_s)
 
 
 def lake_run(
-    name: str, groups: list[list[Path]], cluster: PgCluster, work: Path, **extra: str
+    name: str,
+    groups: list[list[Path]],
+    cluster: PgCluster,
+    work: Path,
+    repo: Path = REPO,
+    **extra: str,
 ) -> Run:
     tgt = warehouse.from_settings(
         ducklake.LAKE_PREFIX + cluster.new_database(), data_path=str(work / "lake-data")
     )
     env = _env(PERF_WAREHOUSE=tgt.uri, PERF_LAKE_DATA_PATH=tgt.data_path or "", **extra)
-    seconds = _loaders(groups, env)
+    seconds, cpu_s = _loaders(groups, env, repo)
     con = ducklake.connect(tgt, read_only=True)
     try:
         (stored, distinct) = con.execute(
@@ -105,7 +124,7 @@ def lake_run(
     total = sum(map(len, groups))
     if stored != total or distinct != total:
         raise SystemExit(f"{name}: {stored} rows in raw.source_files for {total} files")
-    return Run(name, total, seconds, snapshots)
+    return Run(name, total, seconds, snapshots, cpu_s)
 
 
 # The ratio to the file mode each run must reach (issue 32), by run kind; None: no target.
@@ -119,6 +138,9 @@ def main() -> None:
     parser.add_argument("--dumps", type=int, default=12, help="status dumps per file")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of all runs, interleaved")
     parser.add_argument("--no-b1", action="store_true", help="skip the one-file-per-commit run")
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout whose loader runs beside this one"
+    )
     args = parser.parse_args()
 
     folder = OUT / f"lake_load_{args.dumps}dumps"
@@ -138,19 +160,32 @@ def main() -> None:
         plan["lake xN b1"] = lambda w: lake_run(
             f"lake ({n} loaders, 1 file/commit)", groups, cluster, w, PERF_INGEST_BATCH_FILES="1"
         )
+    if args.baseline:
+        base = args.baseline.resolve()
+        plan["file base"] = lambda w: file_run(files, w, base)
+        plan["lake x1 base"] = lambda w: lake_run("lake (1 loader)", [files], cluster, w, base)
+        plan["lake xN base"] = lambda w: lake_run(f"lake ({n} loaders)", groups, cluster, w, base)
     runs: dict[str, list[Run]] = {kind: [] for kind in plan}
     loads: list[float] = []
     with tempfile.TemporaryDirectory() as tmp, throwaway_cluster() as cluster:
         for round_ in range(args.repeat):
-            for kind, measure in plan.items():
+            # every other round backwards: no kind always runs first (or after the same one)
+            order = list(plan.items())[:: -1 if round_ % 2 else 1]
+            for kind, measure in order:
                 work = Path(tmp) / f"{round_}-{kind.replace(' ', '_')}"
                 work.mkdir()
                 runs[kind].append(measure(work))
                 shutil.rmtree(work)
                 loads.append(os.getloadavg()[0])
-    base = _median(runs["file"])
-    for kind, kind_runs in runs.items():
-        print(_line(_median(kind_runs), base, TARGETS.get(kind)))
+    for suffix, title in (("", "this checkout"), (" base", f"baseline {args.baseline}")):
+        kinds = [k for k in runs if k.endswith(suffix) and (suffix or not k.endswith(" base"))]
+        if not kinds:
+            continue
+        print(f"-- {title}")
+        anchor = _median(runs["file" + suffix])
+        for kind in kinds:
+            target = TARGETS.get(kind.removesuffix(suffix))
+            print(_line(_median(runs[kind]), anchor, target))
     print(f"load average (1 min) after each run: {', '.join(f'{x:.1f}' for x in loads)}")
 
 
@@ -167,7 +202,7 @@ def _line(run: Run, base: Run, target: float | None) -> str:
         aim = f" (target >= x{target:.1f}: {'met' if ratio >= target else 'not met'})"
     return (
         f"{run.name:<36} {run.seconds:8.1f} s  {run.files_per_s:8.1f} files/s  "
-        f"x{ratio:.2f} of the file mode{aim}{snaps}"
+        f"x{ratio:.2f} of the file mode{aim}{snaps}; loaders' CPU {run.cpu_s:.1f} s"
     )
 
 

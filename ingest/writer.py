@@ -25,10 +25,12 @@ the file's keys in sorted order, so two loaders cannot deadlock. A warehouse fil
 writer at a time and needs no such locks. A commit that loses a race is re-run whole
 (`Warehouse.commit`); each commit is labelled with its files (`Warehouse.label_commit`).
 
-Catalog work is paid per commit, not per file: the stored identities are read in one query and
-kept until a commit changes them (`_StoredIndex`; a lake loader asks PostgreSQL for the newest
-snapshot id, one round trip, once it holds a file's keys), ids are drawn per batch, and a
-file's two keys are taken, or handed back, in one round trip.
+Catalog work is paid per commit, not per file: the stored identities are read whole once and
+then kept current (`_StoredIndex`): this writer's own commits are applied from what it staged,
+another writer's (a lake loader learns of them from the newest snapshot id, asked in the same
+round trip that takes a file's keys) from the warehouse's change feed
+(`Warehouse.changed_rows`); ids are drawn per batch, and a file's two keys are taken, or
+handed back, in one round trip.
 """
 
 from __future__ import annotations
@@ -55,30 +57,44 @@ BATCH_BYTES = 256 * 1024**2
 DEFAULT_BATCH_FILES = 100
 
 
-_ALL_IDENTITIES_SQL = """
-select source_file_id, path, labels_json, parser_version, sha256, hcibench_case
-from raw.source_files order by source_file_id
-"""
+_IDENTITY_COLUMNS = "source_file_id, path, labels_json, parser_version, sha256, hcibench_case"
+_ALL_IDENTITIES_SQL = f"select {_IDENTITY_COLUMNS} from raw.source_files"
 
 
 class _StoredIndex:
     """Every stored file's identity row, by path and by (bytes, HCIBench case), read in one
-    query and kept while no commit changes the table: `version` is the warehouse's newest
-    commit when it was read (`IdentityLocks.newest_commit`; None where this writer is the only
-    one). A query per file was a quarter of loading 2,007 already-loaded files into a file
-    (6 ms each) and of a lake loader (several catalog round trips each)."""
+    query and kept up to date without reading the table again: `version` is the warehouse's
+    newest commit the index holds (`IdentityLocks.newest_commit`; None where this writer is
+    the only one). A query per file was a quarter of loading 2,007 already-loaded files into a
+    file (6 ms each) and of a lake loader (several catalog round trips each); reading the whole
+    table after every commit was a lake loader's next cost (one Parquet file per commit ever
+    made), so commits are applied to it (`apply`): this writer's own from what it staged,
+    other writers' from the warehouse's change feed (`Warehouse.changed_rows`)."""
 
     def __init__(self, rows: list[tuple], version: int | None) -> None:
         self.version = version
-        self.by_path: dict[str, list[tuple]] = {}
-        self.by_content: dict[tuple[str, str | None], list[tuple]] = {}
-        for row in rows:
-            self.by_path.setdefault(row[1], []).append(row)
-            self.by_content.setdefault((row[4], row[5]), []).append(row)
+        self.by_path: dict[str, dict[int, tuple]] = {}
+        self.by_content: dict[tuple[str, str | None], dict[int, tuple]] = {}
+        self.by_id: dict[int, tuple] = {}
+        self.apply(rows, [], version)
+
+    def apply(self, inserted: Iterable[tuple], deleted: Iterable[int], version: int | None) -> None:
+        """Add rows and drop ids (ids are never reused, so the order of commits, and a row
+        met twice, do not matter), now as of commit `version`."""
+        for row in inserted:
+            self.by_id[row[0]] = row
+            self.by_path.setdefault(row[1], {})[row[0]] = row
+            self.by_content.setdefault((row[4], row[5]), {})[row[0]] = row
+        for file_id in deleted:
+            row = self.by_id.pop(file_id, None)
+            if row is not None:
+                del self.by_path[row[1]][file_id]
+                del self.by_content[(row[4], row[5])][file_id]
+        self.version = version
 
     def rows(self, path: str | None, sha256: str | None, hcibench_case: str | None) -> list[tuple]:
-        found = {row[0]: row for row in self.by_content.get((sha256, hcibench_case), [])}
-        found.update((row[0], row) for row in self.by_path.get(path, []))
+        found = dict(self.by_content.get((sha256, hcibench_case), {}))
+        found.update(self.by_path.get(path, {}))
         return [found[key] for key in sorted(found)]
 
 
@@ -177,14 +193,27 @@ class RawWriter:
         self._current_index()
 
     def _current_index(self) -> _StoredIndex:
-        """The stored identities, read again only when a commit changed them: this writer's
-        (`flush` drops the index) or, with the file's keys held, any other writer's (the
-        newest commit is not the one the index was read at). Asked first, read second: a
-        commit landing in between makes the index newer than its version, never older."""
+        """The stored identities as of the newest commit, asked with the file's keys held:
+        another writer's commits since the index's version are applied from the warehouse's
+        change feed, else (no feed, no index yet) the table is read whole. Asked first, read
+        second: a commit landing in between makes the index newer than its version, never
+        older (applying a commit twice changes nothing: `_StoredIndex.apply`)."""
         newest = self._locks.newest_commit()
-        if self._index is None or self._index.version != newest:
-            self._index = _StoredIndex(self.con.execute(_ALL_IDENTITIES_SQL).fetchall(), newest)
-        return self._index
+        index = self._index
+        if index is not None and index.version != newest:
+            changes = None
+            if index.version is not None and newest is not None:
+                changes = self.warehouse.changed_rows(
+                    self.con, "source_files", _IDENTITY_COLUMNS, index.version, newest
+                )
+            if changes is None:
+                index = None
+            else:
+                index.apply(*changes, newest)
+        if index is None:
+            index = _StoredIndex(self.con.execute(_ALL_IDENTITIES_SQL).fetchall(), newest)
+        self._index = index
+        return index
 
     def release(self, path: str, sha256: str, hcibench_case: str | None) -> None:
         """Hand back a claimed file's keys at once when it is not staged (already loaded, or
@@ -256,28 +285,53 @@ class RawWriter:
         """Write every staged file in one transaction; on a database error,
         retry them one by one so one bad file cannot sink the others."""
         staged, self._staged, self._staged_rows, self._staged_bytes = self._staged, [], 0, 0
-        if staged:
-            self._index = None  # the commit changes what is stored
+        index, self._index = self._index, None  # the commit changes what is stored
         try:
-            if staged:
-                self._write_all_or_each(staged)
+            if staged and self._write_all_or_each(staged):
+                self._index = self._after_own_commit(index, staged)
+            elif not staged:
+                self._index = index
         finally:
             self._locks.release_all()  # the batch is committed (or rejected): let others in
 
-    def _write_all_or_each(self, staged: list[_StagedFile]) -> None:
+    def _after_own_commit(
+        self, index: _StoredIndex | None, staged: list[_StagedFile]
+    ) -> _StoredIndex | None:
+        """The index with this writer's commit of `staged` applied, without reading: when
+        the newest commit (asked before the keys go back) is the one right after the index's
+        version, it is ours and no other writer's came between (commit ids only grow). Else
+        the index as it was: the next claim applies every commit since its version, ours
+        included, from the change feed (`_current_index`)."""
+        if index is None:
+            return None
+        newest = self._locks.newest_commit()
+        if newest is not None and (index.version is None or newest != index.version + 1):
+            return index
+        inserted = [
+            (f.new_id, *(f.source_row[c] for c in _IDENTITY_COLUMNS.split(", ")[1:]))
+            for f in staged
+        ]
+        index.apply(inserted, [old for f in staged for old in f.old_ids], newest)
+        return index
+
+    def _write_all_or_each(self, staged: list[_StagedFile]) -> bool:
+        """Write `staged` in one commit, else each file in a commit of its own (a file that
+        fails is rejected); True when the one commit held them all."""
         try:
             self._write(staged)
+            return True
         except Exception as exc:  # any failure, not only the database's: no file claims rows
             self._stop_if_lost(exc, staged)
             if len(staged) == 1:  # that were rolled back
                 _mark_unstored(staged[0], exc)
-                return
+                return False
             for i, one in enumerate(staged):
                 try:
                     self._write([one])
                 except Exception as one_exc:
                     self._stop_if_lost(one_exc, staged[i:])
                     _mark_unstored(one, one_exc)
+            return False
 
     def _stop_if_lost(self, failure: Exception, unwritten: list[_StagedFile]) -> None:
         """A failed write because the warehouse went away: no file after it can be written;

@@ -342,6 +342,15 @@ class Warehouse(ABC):
         """Inside a transaction: name the commit it will make, where the warehouse keeps a
         history of commits (a lake's snapshots); nothing for a file."""
 
+    def changed_rows(
+        self, con: duckdb.DuckDBPyConnection, table: str, columns: str, since: int, until: int
+    ) -> tuple[list[tuple], list[int]] | None:
+        """What the commits after `since` up to `until` (`IdentityLocks.newest_commit` ids) did
+        to `raw.<table>`: the rows they inserted (`columns`, the first its `source_file_id`)
+        and the `source_file_id`s they deleted; None where that cannot be asked (read the
+        table whole). A file has one writer and no commit ids: None."""
+        return None
+
     # --- building ----------------------------------------------------------------------------
 
     @abstractmethod
