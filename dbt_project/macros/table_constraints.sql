@@ -12,7 +12,7 @@
         combination groups NULLs together (tests/generic).
         Why not tests: each data test is a dbt node of its own (about 25 ms of
         dbt's overhead before any SQL), and a new fio file rebuilds about 50
-        tables whose 161 such tests were nearly half of the nodes of `ingest
+        tables whose 158 such tests were nearly half of the 350 nodes of `ingest
         build` (issue 30). Why queries and not `alter table ... set not null`
         or a unique index: DuckLake refuses the first on a table just created
         in the transaction or without statistics and has no unique
