@@ -165,6 +165,49 @@ def test_two_loaders_at_once_store_every_file_once(
     assert rows_by_path(con) == rows and len(paths_stored(con)) == 36
 
 
+def test_two_loaders_parsing_in_worker_processes_store_every_file_once(
+    lake_target: LakeWarehouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race above with parse workers up: one loader in this process (its pool says how
+    many files came back from its workers), the other a `python -m ingest load` with two
+    workers. Results come back out of process, are staged in walk order, and the identity
+    locks still decide which loader stores a shared file."""
+    from ingest.parse_pool import START_FILES, ParsePool
+
+    files = fio_files(tmp_path / "fio", 3 * START_FILES)
+    half = 2 * START_FILES  # each loader parses more than START_FILES: its workers start
+    workers = {"PERF_INGEST_BATCH_FILES": "8", "PERF_INGEST_PARSE_WORKERS": "2"}
+    second = start_load(lake_target, files[-half:], **workers)
+    monkeypatch.setenv("PERF_INGEST_BATCH_FILES", "8")
+    pool, mine = ParsePool(2), [str(f) for f in files[:half]]
+    pool.start()  # up before the load: small files are otherwise all parsed while they start
+    here = load_items(
+        lake_target,
+        Walk(files[:half]),
+        cli_labels={},
+        known_paths=set(mine),
+        roots=mine,
+        parse_pool=pool,
+    )
+    rc2, out2 = finish(second)
+    assert rc2 == 0, out2
+    assert pool.parsed_in_workers > START_FILES // 2  # not the in-process fallback
+    statuses = [o.status for o in here.outcomes]
+    loaded2, same2, _ = counts(out2)
+    shared = 2 * half - len(files)
+    assert statuses.count(Status.LOADED) + loaded2 == len(files)
+    assert statuses.count(Status.UNCHANGED) + same2 == shared
+    con = read(lake_target)
+    assert paths_stored(con) == sorted(str(f) for f in files)
+    # AND the rows are those of one in-process load into a warehouse file, ids aside
+    db = tmp_path / "w.duckdb"
+    paths = [str(f) for f in files]
+    monkeypatch.setenv("PERF_INGEST_PARSE_WORKERS", "0")
+    load_items(FileWarehouse(db), Walk(files), cli_labels={}, known_paths=set(paths), roots=paths)
+    with duckdb.connect(str(db), read_only=True) as file_con:
+        assert without_ids(con) == without_ids(file_con)
+
+
 def test_a_changed_file_replaces_its_rows_and_a_rejected_one_changes_nothing(
     lake_target: LakeWarehouse, tmp_path: Path
 ) -> None:
