@@ -93,6 +93,7 @@ def load_items(
         finally:
             try:
                 pool.close()
+                summary.workers_failed = pool.start_failure
             finally:
                 writer.close()  # writes the last batch: outcomes are final only after it
     return summary

@@ -49,6 +49,12 @@ def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
         roots=[valid_text(Path(os.path.abspath(p)).as_posix()) for p in args.paths],
     )
     print_summary(console, summary, args.paths, args.quiet)
+    if summary.workers_failed is not None:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            "[yellow]warning:[/] the parse workers could not start "
+            f"({escape(summary.workers_failed)}); every file was parsed in this process "
+            "(PERF_INGEST_PARSE_WORKERS=0 does so without trying)"
+        )
     if summary.lost is not None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"[red]error:[/] {escape(warehouse.redact_passwords(summary.lost))}"

@@ -82,6 +82,9 @@ class LoadSummary:
     lost: str | None = None
     # Stored files forgotten by `--prune`: gone from a loaded folder or archive.
     pruned: list[str] = field(default_factory=list)
+    # Why the parse workers could not start (ingest.parse_pool): the files were parsed in
+    # the loading process instead, slower but the same.
+    workers_failed: str | None = None
 
     def by_status(self, *statuses: Status) -> list[Outcome]:
         return [o for o in self.outcomes if o.status in statuses]

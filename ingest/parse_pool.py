@@ -148,6 +148,8 @@ class ParsePool:
         self._open: _Chunk | None = None  # the chunk being filled
         self._unsent: deque[_Chunk] = deque()  # full, waiting for the workers to be up
         self.parsed_in_workers = 0  # files whose parse came back from a worker
+        # Why the workers could not be started (the load then parses in its own process).
+        self.start_failure: str | None = None
         self._closed = False
 
     @property
@@ -255,7 +257,8 @@ class ParsePool:
             executor = _executor(self.workers)
             for up in [executor.submit(_up) for _ in range(self.workers)]:
                 up.result()
-        except BaseException:  # no workers: every file is parsed in the loading process
+        except BaseException as exc:  # no workers: every file is parsed in the loading process
+            self.start_failure = f"{type(exc).__name__}: {exc}"
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
             return

@@ -43,6 +43,7 @@ def with_workers(step=run_job) -> ParsePool:
     enough to parse, in the background), handed one or two files at a time."""
     pool = ParsePool(2, step)
     pool.start()
+    assert pool.start_failure is None, pool.start_failure
     return pool
 
 
@@ -199,3 +200,23 @@ def test_the_setting_sizes_the_pool(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PERF_INGEST_PARSE_WORKERS", "two")
     with pytest.raises(ValueError, match="PERF_INGEST_PARSE_WORKERS='two' is not a whole number"):
         parse_workers()
+
+
+def test_workers_that_cannot_start_leave_the_load_the_same_and_say_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a machine where worker processes cannot be started
+    def no_processes(workers: int):
+        raise OSError("[Errno 11] Resource temporarily unavailable")
+
+    monkeypatch.setattr(parse_pool, "_executor", no_processes)
+    folder = three_files(tmp_path / "in")
+    pool = ParsePool(2)
+    pool.start()
+    summary = load(folder, tmp_path / "w.duckdb", pool)
+    # THEN every file is parsed in the loading process, as without workers, and the load says
+    # why the workers are missing
+    here = load(folder, tmp_path / "here.duckdb", ParsePool(0))
+    assert outcomes(summary) == outcomes(here)
+    assert summary.workers_failed == "OSError: [Errno 11] Resource temporarily unavailable"
+    assert here.workers_failed is None
