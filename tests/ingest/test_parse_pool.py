@@ -8,6 +8,8 @@ import multiprocessing
 import os
 import shutil
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -20,7 +22,7 @@ from ingest.parse_pool import ParsePool, parse_workers
 from ingest.parse_step import ParsedFile, ParseJob, run_job
 from ingest.raw_schema import SOURCE_FILE_ID
 from ingest.walk import Walk
-from tests.conftest import SAMPLES
+from tests.conftest import REPO, SAMPLES
 from warehouse import FileWarehouse
 
 FIO = SAMPLES / "fio"
@@ -77,6 +79,29 @@ def stored(db: Path) -> dict[str, list[tuple]]:
     return rows
 
 
+CHILD = "PERF_TEST_PARSE_POOL_CHILD"
+
+
+@pytest.fixture
+def ran_in_fresh_interpreter(request: pytest.FixtureRequest) -> bool:
+    """True when this test was run again in a new interpreter, and passed there (the caller
+    then returns); False in that interpreter, where the test runs its body. Worker processes
+    come from a fork server of the test's process: in the CI's single pytest process, after
+    ~1,900 other tests, they did not start (parsed_in_workers 0; the cause is not yet known,
+    and a load now says why: `LoadSummary.workers_failed`), while alone they always did."""
+    if os.environ.get(CHILD):
+        return False
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
+        cwd=REPO,
+        env={**os.environ, CHILD: "1"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    return True
+
+
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     # Several chunks for a few dozen files, so some are parsed ahead and some taken back.
@@ -84,8 +109,10 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_sample_loads_the_same_with_workers(
-    tmp_path: Path, samples: Path, small_chunks: None
+    tmp_path: Path, samples: Path, small_chunks: None, ran_in_fresh_interpreter: bool
 ) -> None:
+    if ran_in_fresh_interpreter:
+        return
     # GIVEN every real sample (seven formats; some skipped, one rejected), loaded once by a
     # load that parses in the loading process and once by one with two workers
     here = load(samples, tmp_path / "here.duckdb", ParsePool(0))
@@ -100,7 +127,11 @@ def test_every_sample_loads_the_same_with_workers(
     assert sum(o.rows for o in here.stored) > 10_000
 
 
-def test_reloading_with_workers_adds_nothing(tmp_path: Path, small_chunks: None) -> None:
+def test_reloading_with_workers_adds_nothing(
+    tmp_path: Path, small_chunks: None, ran_in_fresh_interpreter: bool
+) -> None:
+    if ran_in_fresh_interpreter:
+        return
     # GIVEN the fio samples loaded, and a copy of one of them in another folder
     db = tmp_path / "w.duckdb"
     folder = tmp_path / "fio"
@@ -147,8 +178,10 @@ def three_files(folder: Path) -> Path:
 
 
 def test_a_step_failing_in_a_worker_is_that_files_rejection(
-    tmp_path: Path, small_chunks: None
+    tmp_path: Path, small_chunks: None, ran_in_fresh_interpreter: bool
 ) -> None:
+    if ran_in_fresh_interpreter:
+        return
     # GIVEN a parse step that raises on one file, run in the loading process and in workers
     folder = three_files(tmp_path / "in")
     here = load(folder, tmp_path / "here.duckdb", ParsePool(0, fails_on_vm2))
@@ -167,8 +200,10 @@ def test_a_step_failing_in_a_worker_is_that_files_rejection(
 
 
 def test_a_worker_killed_on_a_file_is_that_files_rejection(
-    tmp_path: Path, small_chunks: None
+    tmp_path: Path, small_chunks: None, ran_in_fresh_interpreter: bool
 ) -> None:
+    if ran_in_fresh_interpreter:
+        return
     # GIVEN a parse step whose process is killed on one file, and a chunk holding that file
     # and a good one (the good one is parsed again alone, in a process of its own)
     folder = three_files(tmp_path / "in")
