@@ -8,8 +8,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -22,7 +20,7 @@ from ingest.parse_pool import ParsePool, parse_workers
 from ingest.parse_step import ParsedFile, ParseJob, run_job
 from ingest.raw_schema import SOURCE_FILE_ID
 from ingest.walk import Walk
-from tests.conftest import REPO, SAMPLES
+from tests.conftest import SAMPLES
 from warehouse import FileWarehouse
 
 FIO = SAMPLES / "fio"
@@ -77,29 +75,6 @@ def stored(db: Path) -> dict[str, list[tuple]]:
                 )
             rows[name] = sorted(con.execute(sql).fetchall(), key=repr)
     return rows
-
-
-CHILD = "PERF_TEST_PARSE_POOL_CHILD"
-
-
-@pytest.fixture
-def ran_in_fresh_interpreter(request: pytest.FixtureRequest) -> bool:
-    """True when this test was run again in a new interpreter, and passed there (the caller
-    then returns); False in that interpreter, where the test runs its body. Worker processes
-    come from a fork server of the test's process: in the CI's single pytest process, after
-    ~1,900 other tests, they did not start (parsed_in_workers 0; the cause is not yet known,
-    and a load now says why: `LoadSummary.workers_failed`), while alone they always did."""
-    if os.environ.get(CHILD):
-        return False
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
-        cwd=REPO,
-        env={**os.environ, CHILD: "1"},
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    return True
 
 
 @pytest.fixture
