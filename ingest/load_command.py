@@ -49,16 +49,15 @@ def run(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
         roots=[valid_text(Path(os.path.abspath(p)).as_posix()) for p in args.paths],
     )
     print_summary(console, summary, args.paths, args.quiet)
+    stderr = Console(stderr=True, highlight=False, soft_wrap=True)
     if summary.workers_failed is not None:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
+        stderr.print(
             "[yellow]warning:[/] the parse workers could not start "
             f"({escape(summary.workers_failed)}); every file was parsed in this process "
             "(PERF_INGEST_PARSE_WORKERS=0 does so without trying)"
         )
     if summary.lost is not None:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"[red]error:[/] {escape(warehouse.redact_passwords(summary.lost))}"
-        )
+        stderr.print(f"[red]error:[/] {escape(warehouse.redact_passwords(summary.lost))}")
     return summary.exit_code
 
 
