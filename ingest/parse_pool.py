@@ -21,6 +21,8 @@ in one process.
   processes), so memory stays bounded as without workers, plus the load's window.
 - A file whose worker dies (killed, out of memory) is parsed again alone in a new process;
   if that one dies too, it is that file's rejection, and the other files load.
+- Workers never run the caller's `__main__` (`_launching`): a Streamlit server's is the page
+  script it is running, which every worker ran again and died of.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ import os
 import signal
 import sys
 import threading
+import types
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from importlib.machinery import ModuleSpec
 from typing import Protocol
@@ -203,7 +207,8 @@ class ParsePool:
         while executor is not None and self._unsent:
             chunk = self._unsent.popleft()
             try:
-                chunk.future = executor.submit(_run_chunk, self.step, chunk.jobs)
+                with _launching():
+                    chunk.future = executor.submit(_run_chunk, self.step, chunk.jobs)
                 chunk.executor = executor
             except BrokenProcessPool:  # a worker died: new ones for the files to come
                 self.replace(executor)
@@ -233,7 +238,9 @@ class ParsePool:
         its rejection if that process dies too (the file that killed it, not a neighbour)."""
         with _executor(1) as one:
             try:
-                return one.submit(_guarded, self.step, job).result()
+                with _launching():
+                    alone = one.submit(_guarded, self.step, job)
+                return alone.result()
             except BrokenProcessPool:
                 reason = "its process ended abruptly (killed, or out of memory)"
                 return parser_failure(job.source.path, job.fmt, _ProcessEnded(reason))
@@ -255,7 +262,9 @@ class ParsePool:
         executor = None
         try:
             executor = _executor(self.workers)
-            for up in [executor.submit(_up) for _ in range(self.workers)]:
+            with _launching():
+                ups = [executor.submit(_up) for _ in range(self.workers)]
+            for up in ups:
                 up.result()
         except BaseException as exc:  # no workers: every file is parsed in the loading process
             self.start_failure = f"{type(exc).__name__}: {exc}"
@@ -337,6 +346,33 @@ def _unpack(packed: _Packed) -> list[ParsedFile | Outcome]:
 
 class _ProcessEnded(Exception):
     pass
+
+
+# What `__main__` is while workers are launched: named like a package's `__main__`, which
+# multiprocessing never imports again in a new process.
+_STAND_IN_MAIN = types.ModuleType("__main__")
+_STAND_IN_MAIN.__spec__ = ModuleSpec("ingest.__main__", None)
+_MAIN_SWAP = threading.Lock()
+
+
+@contextmanager
+def _launching() -> Iterator[None]:
+    """While worker processes may be launched (a pool launches one at a `submit`):
+    `__main__` is a stand-in the new process does not import. multiprocessing makes each new
+    process import its parent's `__main__` again, by path when it has no module name, and in
+    a Streamlit server that is the page script the server is running (its script runner
+    installs it): every worker ran app/server.py and died, and the load parsed in one
+    process. The CI's pytest process, after the app tests, did the same. The caller's
+    `__main__` is put back unless something replaced the stand-in meanwhile (a script run
+    starting in another thread keeps its own)."""
+    with _MAIN_SWAP:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = _STAND_IN_MAIN
+        try:
+            yield
+        finally:
+            if sys.modules.get("__main__") is _STAND_IN_MAIN and main is not None:
+                sys.modules["__main__"] = main
 
 
 def _executor(workers: int) -> ProcessPoolExecutor:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -53,26 +51,3 @@ def samples() -> Path:
     if not SAMPLES.is_dir():
         pytest.fail(f"real samples not found at {SAMPLES}: check out ../shared beside the repo")
     return SAMPLES
-
-
-FRESH_CHILD = "PERF_TEST_FRESH_INTERPRETER"
-
-
-@pytest.fixture
-def ran_in_fresh_interpreter(request: pytest.FixtureRequest) -> bool:
-    """True when this test was run again in a new interpreter, and passed there (the caller
-    then returns); False in that interpreter, where the test runs its body. Worker processes
-    come from a fork server of the test's process: in the CI's single pytest process, after
-    ~1,900 other tests, they did not start (parsed_in_workers 0; the cause is not yet known,
-    and a load now says why: `LoadSummary.workers_failed`), while alone they always did."""
-    if os.environ.get(FRESH_CHILD):
-        return False
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", request.node.nodeid],
-        cwd=REPO,
-        env={**os.environ, FRESH_CHILD: "1"},
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    return True

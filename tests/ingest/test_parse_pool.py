@@ -8,6 +8,8 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sys
+import types
 from pathlib import Path
 
 import duckdb
@@ -84,10 +86,8 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_sample_loads_the_same_with_workers(
-    tmp_path: Path, samples: Path, small_chunks: None, ran_in_fresh_interpreter: bool
+    tmp_path: Path, samples: Path, small_chunks: None
 ) -> None:
-    if ran_in_fresh_interpreter:
-        return
     # GIVEN every real sample (seven formats; some skipped, one rejected), loaded once by a
     # load that parses in the loading process and once by one with two workers
     here = load(samples, tmp_path / "here.duckdb", ParsePool(0))
@@ -102,11 +102,7 @@ def test_every_sample_loads_the_same_with_workers(
     assert sum(o.rows for o in here.stored) > 10_000
 
 
-def test_reloading_with_workers_adds_nothing(
-    tmp_path: Path, small_chunks: None, ran_in_fresh_interpreter: bool
-) -> None:
-    if ran_in_fresh_interpreter:
-        return
+def test_reloading_with_workers_adds_nothing(tmp_path: Path, small_chunks: None) -> None:
     # GIVEN the fio samples loaded, and a copy of one of them in another folder
     db = tmp_path / "w.duckdb"
     folder = tmp_path / "fio"
@@ -153,10 +149,8 @@ def three_files(folder: Path) -> Path:
 
 
 def test_a_step_failing_in_a_worker_is_that_files_rejection(
-    tmp_path: Path, small_chunks: None, ran_in_fresh_interpreter: bool
+    tmp_path: Path, small_chunks: None
 ) -> None:
-    if ran_in_fresh_interpreter:
-        return
     # GIVEN a parse step that raises on one file, run in the loading process and in workers
     folder = three_files(tmp_path / "in")
     here = load(folder, tmp_path / "here.duckdb", ParsePool(0, fails_on_vm2))
@@ -175,10 +169,8 @@ def test_a_step_failing_in_a_worker_is_that_files_rejection(
 
 
 def test_a_worker_killed_on_a_file_is_that_files_rejection(
-    tmp_path: Path, small_chunks: None, ran_in_fresh_interpreter: bool
+    tmp_path: Path, small_chunks: None
 ) -> None:
-    if ran_in_fresh_interpreter:
-        return
     # GIVEN a parse step whose process is killed on one file, and a chunk holding that file
     # and a good one (the good one is parsed again alone, in a process of its own)
     folder = three_files(tmp_path / "in")
@@ -230,3 +222,25 @@ def test_workers_that_cannot_start_leave_the_load_the_same_and_say_why(
     assert outcomes(summary) == outcomes(here)
     assert summary.workers_failed == "OSError: [Errno 11] Resource temporarily unavailable"
     assert here.workers_failed is None
+
+
+def test_workers_never_run_the_caller_s_main_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_chunks: None
+) -> None:
+    """multiprocessing has each new process import its parent's `__main__` again, and a
+    Streamlit server's `__main__` is the page script it is running (its script runner installs
+    it; so was the CI's pytest process's after the app tests). Workers that ran it died, and
+    the load parsed in one process."""
+    # GIVEN a caller whose __main__ is a script that ends any process that runs it
+    script = tmp_path / "page.py"
+    script.write_text("import os\n\nos._exit(3)\n", encoding="utf-8")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    # WHEN its load parses with workers
+    pool = with_workers()
+    summary = load(three_files(tmp_path / "in"), tmp_path / "w.duckdb", pool)
+    # THEN they started and parsed, and the caller's __main__ is its own again
+    assert summary.workers_failed is None
+    assert pool.parsed_in_workers >= 2
+    assert sys.modules["__main__"] is page

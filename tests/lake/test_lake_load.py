@@ -169,14 +169,11 @@ def test_two_loaders_parsing_in_worker_processes_store_every_file_once(
     lake_target: LakeWarehouse,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
-    ran_in_fresh_interpreter: bool,
 ) -> None:
     """The race above with parse workers up: one loader in this process (its pool says how
     many files came back from its workers), the other a `python -m ingest load` with two
     workers. Results come back out of process, are staged in walk order, and the identity
     locks still decide which loader stores a shared file."""
-    if ran_in_fresh_interpreter:
-        return
     from ingest.parse_pool import START_FILES, ParsePool
 
     files = fio_files(tmp_path / "fio", 3 * START_FILES)
