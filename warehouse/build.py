@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -164,11 +165,28 @@ def run_build(
         plan, select = _selection(plan, extra)
         say(f"{plan.kind} build: {plan.reason}")
         cmd = _dbt_build(wh, select)
-        status = run_child(cmd, {**os.environ, **wh.child_env()}, fds)
+        # A crash of dbt's process (DuckDB is native code) prints every thread's Python stack.
+        env = {**os.environ, **wh.child_env(), "PYTHONFAULTHANDLER": "1"}
+        status = run_child(cmd, env, fds)
         if status == 0:
             _record(wh, None if extra else current)
-    say("built" if status == 0 else f"dbt build exited {status}")
+    say("built" if status == 0 else dbt_failed(status))
     return BuildOutcome(status, plan)
+
+
+def dbt_failed(status: int) -> str:
+    """What a failed dbt build's exit status says: a failed model or test (dbt said which
+    above), or a process that was killed (a crash, out of memory)."""
+    if status > 0:
+        return f"dbt build exited {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        name = "a signal"
+    return (
+        f"dbt build was killed by {name} (signal {-status}); nothing is recorded, so the next "
+        "`ingest build` runs the same build again; the dashboard keeps its published version"
+    )
 
 
 def build(wh: Warehouse, args: argparse.Namespace, console: Console) -> int:
