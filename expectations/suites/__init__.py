@@ -17,8 +17,9 @@ carries a note saying why); `suites_of` names them and sets their severity, in o
 The functions build fresh objects on every call: GX binds an expectation to the one suite it
 is added to.
 
-Division of labour: dbt tests own keys, relationships and accepted values; these suites own
-plausibility (ranges, orderings, unit consistency, time windows, gaps, spreads).
+Division of labour: dbt owns keys, relationships and accepted values (constraints on tables,
+data tests on views and seeds); these suites own plausibility (ranges, orderings, unit
+consistency, time windows, gaps, spreads).
 """
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_no_change_gives_an_empty_table_with_the_columns(history: pd.DataFrame):
 
 def test_history_points_keep_their_types_with_nothing_excluded_or_no_points(history):
     """A column of NULLs alone must stay text (pandas would hand DuckDB an INTEGER column, and
-    the mart's accepted_values test would then fail on a type, not a value)."""
+    the mart's check constraint would then fail on a type, not a value)."""
     steady = history.assign(value=1000.0 + np.arange(len(history)) % 3, validity_exclusion=None)
     for points in (steady, steady.iloc[0:0]):
         table = history_points(points, SETTINGS)
