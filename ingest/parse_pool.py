@@ -21,8 +21,9 @@ in one process.
   processes), so memory stays bounded as without workers, plus the load's window.
 - A file whose worker dies (killed, out of memory) is parsed again alone in a new process;
   if that one dies too, it is that file's rejection, and the other files load.
-- Workers never run the caller's `__main__` (`_launching`): a Streamlit server's is the page
-  script it is running, which every worker ran again and died of.
+- Workers never run the caller's `__main__` (`_launching`): multiprocessing re-runs a
+  script's in each new process, and the pytest process's, after the app tests ran Streamlit
+  pages in it, was a page script that every worker ran again and died of.
 """
 
 from __future__ import annotations
@@ -359,12 +360,14 @@ _MAIN_SWAP = threading.Lock()
 def _launching() -> Iterator[None]:
     """While worker processes may be launched (a pool launches one at a `submit`):
     `__main__` is a stand-in the new process does not import. multiprocessing makes each new
-    process import its parent's `__main__` again, by path when it has no module name, and in
-    a Streamlit server that is the page script the server is running (its script runner
-    installs it): every worker ran app/server.py and died, and the load parsed in one
-    process. The CI's pytest process, after the app tests, did the same. The caller's
-    `__main__` is put back unless something replaced the stand-in meanwhile (a script run
-    starting in another thread keeps its own)."""
+    process import its parent's `__main__` again, by path when it has no module name: a
+    caller's own script without a `__main__` guard runs again in every worker, and in a
+    process that runs Streamlit pages (the CI's pytest process after the app tests: Streamlit's
+    script runner installs the page as `__main__`) every worker ran that page and died,
+    and the load parsed in one process. (The dashboard's uploads load in a child
+    `python -m ingest load`, whose `__main__` is a module.) The caller's `__main__` is put back
+    unless something replaced the stand-in meanwhile (a script run starting in another thread
+    keeps its own)."""
     with _MAIN_SWAP:
         main = sys.modules.get("__main__")
         sys.modules["__main__"] = _STAND_IN_MAIN

@@ -227,10 +227,9 @@ def test_workers_that_cannot_start_leave_the_load_the_same_and_say_why(
 def test_workers_never_run_the_caller_s_main_script(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_chunks: None
 ) -> None:
-    """multiprocessing has each new process import its parent's `__main__` again, and a
-    Streamlit server's `__main__` is the page script it is running (its script runner installs
-    it; so was the CI's pytest process's after the app tests). Workers that ran it died, and
-    the load parsed in one process."""
+    """multiprocessing has each new process import its parent's `__main__` again, by path for
+    a script: after the app tests, the CI's pytest process's was a Streamlit page (Streamlit's
+    script runner installs it). Workers that ran it died, and the load parsed in one process."""
     # GIVEN a caller whose __main__ is a script that ends any process that runs it
     script = tmp_path / "page.py"
     script.write_text("import os\n\nos._exit(3)\n", encoding="utf-8")
