@@ -3,7 +3,7 @@
     {#- dbt-duckdb's table materialization, replaced in one transaction instead
         of built beside and swapped in. Why: a table node's own Python work,
         under the GIL, was the bottleneck of `ingest build` (py-spy, one-file
-        build: 3.6 of 11 s of dbt's GIL time in 52 table materializations).
+        build: 3.5 of 11.1 s of dbt's GIL time in 52 table materializations).
         The stock one builds `<name>__dbt_tmp`, renames the old table to
         `<name>__dbt_backup`, renames the new one in and drops the backup: two
         renames, two drops and about twenty macro calls (indexes, foreign-key
