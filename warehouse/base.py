@@ -401,6 +401,13 @@ class Warehouse(ABC):
         status a few seconds old may then be returned where asking costs catalog queries."""
 
 
+def sql_text(value: str) -> str:
+    """`value` as an SQL string literal, for the statements that take no bound parameters
+    (ATTACH, SET) and the values the product writes itself where binding one would cost more
+    than the statement (`warehouse.build_state`)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
 def in_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], T]) -> T:
     """`work()` in one transaction, committed, or rolled back when anything fails. A commit
     that fails (a DuckLake conflict) has ended the transaction already: the rollback is

@@ -33,6 +33,8 @@ from pathlib import Path
 import duckdb
 import yaml
 
+from warehouse.base import sql_text
+
 STATE_SCHEMA = "build_meta"
 STATE_TABLE = f"{STATE_SCHEMA}.last_build"
 CODE_KEY = "<code>"  # the row holding the code hash, beside one row per source table
@@ -192,7 +194,7 @@ def read_state(con: duckdb.DuckDBPyConnection) -> BuildState | None:
     """The last successful build's record, or None (never built by `ingest build`)."""
     exists = con.execute(
         "select count(*) from duckdb_tables() where database_name = current_database() "
-        f"and schema_name = {_text(STATE_SCHEMA)} and table_name = 'last_build'"
+        f"and schema_name = {sql_text(STATE_SCHEMA)} and table_name = 'last_build'"
     ).fetchone()[0]
     if not exists:
         return None
@@ -209,16 +211,10 @@ def write_state(con: duckdb.DuckDBPyConnection, state: BuildState | None) -> Non
     con.execute(f"delete from {STATE_TABLE}")
     if state is not None:
         rows = [(CODE_KEY, state.code_hash), *state.fingerprints.items()]
-        values = ", ".join(f"({_text(source)}, {_text(value)})" for source, value in rows)
+        # Literals, not bound parameters: the first Python value bound to a statement makes
+        # DuckDB's client import pandas, 0.3 s of every `ingest build` (read_state likewise).
+        values = ", ".join(f"({sql_text(source)}, {sql_text(value)})" for source, value in rows)
         con.execute(f"insert into {STATE_TABLE} values {values}")
-
-
-def _text(value: str) -> str:
-    """`value` as an SQL string literal. The record's values are the build's own (the code's
-    hash, source names, row counts and hashes), written as literals and not bound: the first
-    Python value bound to a statement makes DuckDB's client import pandas, 0.3 s of every
-    `ingest build` that this module's plan and record would otherwise be alone in paying."""
-    return "'" + value.replace("'", "''") + "'"
 
 
 def plan(previous: BuildState | None, current: BuildState, tables: list[SourceTable]) -> BuildPlan:

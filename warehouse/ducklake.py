@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 
 import duckdb
 
-from warehouse.base import DUCKDB_CONFIG, in_transaction
+from warehouse.base import DUCKDB_CONFIG, in_transaction, sql_text
 
 LAKE_PREFIX = "ducklake:postgres:"
 LAKE_ALIAS = "lake"
@@ -182,17 +182,13 @@ def duckdb_config() -> dict[str, object]:
 # --- connections -------------------------------------------------------------------------
 
 
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 def attach_sql(lake: LakeAddress, *, read_only: bool = False, snapshot: int | None = None) -> str:
-    options = [f"DATA_PATH {_quote(lake.data_path)}"]
+    options = [f"DATA_PATH {sql_text(lake.data_path)}"]
     if read_only or snapshot is not None:
         options.append("READ_ONLY")
     if snapshot is not None:
         options.append(f"SNAPSHOT_VERSION {int(snapshot)}")
-    return f"ATTACH {_quote(lake.uri)} AS {LAKE_ALIAS} ({', '.join(options)})"
+    return f"ATTACH {sql_text(lake.uri)} AS {LAKE_ALIAS} ({', '.join(options)})"
 
 
 def connect(

@@ -69,6 +69,7 @@ from warehouse.base import (
     kill_point,
     require_validation_table,
     rows_by_column,
+    sql_text,
 )
 
 DEFAULT_DB_PATH = REPO_ROOT / "data" / "warehouse.duckdb"
@@ -341,8 +342,7 @@ def _attach(path: Path) -> tuple[duckdb.DuckDBPyConnection, str]:
     their catalog (`"warehouse".staging....`), and the snapshot keeps the main file's name.
     """
     con = duckdb.connect(config=DUCKDB_CONFIG)
-    literal = str(path).replace("'", "''")
-    con.execute(f"ATTACH '{literal}' (READ_ONLY)")
+    con.execute(f"ATTACH {sql_text(str(path))} (READ_ONLY)")
     (name,) = con.execute(
         "select database_name from duckdb_databases() where path = ?", [str(path)]
     ).fetchone()
@@ -406,8 +406,7 @@ class FileReader(Reader):
         # Reuse connect's checks (missing file, a writer's lock) and messages.
         connect(self.path, read_only=True).close()
         # ATTACH takes no bound parameters; the path is our own setting, quoted as a literal.
-        literal = str(self.path).replace("'", "''")
-        con.execute(f"attach '{literal}' as {FILE_CATALOG} (read_only)")
+        con.execute(f"attach {sql_text(str(self.path))} as {FILE_CATALOG} (read_only)")
         con.execute(f"use {FILE_CATALOG}")
 
     def child_settings(self) -> dict[str, str]:

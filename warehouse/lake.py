@@ -63,6 +63,7 @@ from warehouse.base import (
     insert_validation_sql,
     require_validation_table,
     rows_by_column,
+    sql_text,
 )
 from warehouse.ducklake import LAKE_ALIAS, LAKE_PREFIX, LakeAddress, LakeError
 
@@ -359,7 +360,7 @@ class LakeReader(Reader):
         con.execute(f"use {LAKE_ALIAS}")
         data = self.lake.data_path
         if "://" not in data:  # DuckLake reads its Parquet files through the file system
-            con.execute("set allowed_directories = [" + "'" + data.replace("'", "''") + "']")
+            con.execute(f"set allowed_directories = [{sql_text(data)}]")
 
     def child_settings(self) -> dict[str, str]:
         return {"warehouse": self.lake.uri, "data_path": self.lake.data_path}

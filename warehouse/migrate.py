@@ -31,6 +31,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from warehouse import ducklake
+from warehouse.base import sql_text
 from warehouse.ducklake import LAKE_ALIAS
 from warehouse.file import connect as connect_file
 from warehouse.file import main_path
@@ -93,8 +94,7 @@ def migrate(source: Path, tgt: LakeWarehouse, *, replace: bool = False) -> list[
     con = tgt.connect()
     try:
         connect_file(source, read_only=True).close()  # missing, locked: a clear message
-        literal = str(source).replace("'", "''")
-        con.execute(f"attach '{literal}' as {SOURCE_ALIAS} (read_only)")
+        con.execute(f"attach {sql_text(str(source))} as {SOURCE_ALIAS} (read_only)")
         relations = _relations(con, SOURCE_ALIAS)
         _check_ids(con, relations)
         present = _relations(con, LAKE_ALIAS)

@@ -166,9 +166,7 @@ def test_two_loaders_at_once_store_every_file_once(
 
 
 def test_two_loaders_parsing_in_worker_processes_store_every_file_once(
-    lake_target: LakeWarehouse,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    lake_target: LakeWarehouse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The race above with parse workers up: one loader in this process (its pool says how
     many files came back from its workers), the other a `python -m ingest load` with two
