@@ -15,10 +15,11 @@ machine's 1-minute load average at the start and after each round.
   fastest of 16, 32 and 64 MiB.
 - duckdb:   DuckDB `read_csv` + `count(*)` of the file, delimiter, quote and header given
   (slow on tens of thousands of columns: a weak anchor, printed for comparison)
-- parse:    `esxtop.parse` of the file's bytes (read included)
+- parse:    `esxtop.parse` of the file's bytes (read included), pandas refused as in a load
 - product:  the real loader (`ingest.triage` + `ingest.writer`, as `python -m ingest load PATH
   --db FILE` runs it) into a fresh DuckDB file: detect, hash, parse, then
-  `insert into raw.esxtop_samples by name select * from _batch`
+  `insert into raw.esxtop_samples by name select * from _batch`, pandas refused (as the
+  command does: `ingest.without_pandas`)
 - pandas:   `pandas.read_csv` + `melt` to long form
 
     python -m benchmarks.bench_esxtop                      # 20,000 columns x 720 rows
@@ -82,22 +83,25 @@ PARSE = """
 from pathlib import Path
 from ingest.parsers import esxtop
 from ingest.sources import source_for
+from ingest.without_pandas import pandas_refused
 
 path = sys.argv[1]
 started = time.perf_counter()
-data = Path(path).read_bytes()
-parsed = esxtop.parse(data, source_for(path, data))
+with pandas_refused():
+    data = Path(path).read_bytes()
+    parsed = esxtop.parse(data, source_for(path, data))
 capture = parsed.tables["esxtop_captures"][0]
 report(seconds=time.perf_counter() - started, cells=capture.cell_count)
 """
 
 # The real loader, as `python -m ingest load PATH --db FILE` runs it: detect, hash, parse, and
-# `insert into raw.esxtop_samples by name select * from _batch`.
+# `insert into raw.esxtop_samples by name select * from _batch`, with pandas refused.
 PRODUCT = """
 import os
 from pathlib import Path
 from ingest.label_resolver import LabelResolver
 from ingest.triage import collect, load_member
+from ingest.without_pandas import pandas_refused
 from ingest.writer import RawWriter
 from warehouse import FileWarehouse
 
@@ -105,10 +109,11 @@ path, db = Path(sys.argv[1]), Path(sys.argv[2])
 for leftover in (db, Path(str(db) + ".wal")):
     leftover.unlink(missing_ok=True)
 started = time.perf_counter()
-writer = RawWriter(FileWarehouse(db))
-(member,) = collect([path])
-outcome = load_member(writer, member, LabelResolver({}), {member.path})
-writer.close()
+with pandas_refused():
+    writer = RawWriter(FileWarehouse(db))
+    (member,) = collect([path])
+    outcome = load_member(writer, member, LabelResolver({}), {member.path})
+    writer.close()
 seconds = time.perf_counter() - started
 (cells,) = __import__("duckdb").connect(str(db)).execute(
     "select count(*) from raw.esxtop_samples"

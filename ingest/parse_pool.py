@@ -47,6 +47,7 @@ import pyarrow as pa
 
 from ingest.outcomes import Outcome
 from ingest.parse_step import ParsedFile, ParseJob, parser_failure, run_job, unexpected_failure
+from ingest.without_pandas import answer_pyarrow_probe
 
 WORKERS_SETTING = "PERF_INGEST_PARSE_WORKERS"
 MAX_DEFAULT_WORKERS = 4
@@ -426,27 +427,4 @@ def _up() -> bool:
 def _worker_init() -> None:
     # Ctrl-C reaches the whole process group: the loading process handles it and stops us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _answer_pandas_probe()
-
-
-class _NoPandas:
-    """An import finder that refuses pandas (see `_answer_pandas_probe`)."""
-
-    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec:
-        if name == "pandas" or name.startswith("pandas."):
-            raise ModuleNotFoundError("pandas is not imported in a parse worker", name=name)
-        return None  # type: ignore[return-value]
-
-
-def _answer_pandas_probe() -> None:
-    """pyarrow's first `pa.array` imports pandas (0.2-0.5 s) only to ask whether its input
-    is a pandas object. A worker never hands it one, so the question is answered once with
-    pandas unimportable; pyarrow still imports pandas when asked to convert to it."""
-    if "pandas" in sys.modules:
-        return
-    finder = _NoPandas()
-    sys.meta_path.insert(0, finder)
-    try:
-        pa.array([0])
-    finally:
-        sys.meta_path.remove(finder)
+    answer_pyarrow_probe()

@@ -23,7 +23,7 @@ So the walk holds at most one file's bytes (twice, while it is joined). The boun
 of a whole `ingest load`, for any number of files and members:
 
     peak RSS <= baseline + about 7 x the largest file (its bytes, text and parse)
-                + the writer's batch (at most 100 files, 2M rows or 256 MiB of Arrow data)
+                + the writer's batch (at most 500 files, 2M rows or 256 MiB of Arrow data)
                 + the files read ahead for the parse workers (`ingest.load`'s window: at
                   most 64 MiB of bytes past the file being staged, and their tables)
                 + DuckDB's cache (capped by DuckDB's own memory_limit)

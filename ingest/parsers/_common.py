@@ -48,7 +48,9 @@ def is_document(head: bytes, name: str) -> bool:
     runs only when the head holds a fence's or a delimiter row's characters at all."""
     if name.lower().endswith(_DOCUMENT_SUFFIXES):
         return True
-    if not any(mark in head for mark in _MARKDOWN_NEEDS):
+    # One byte first: memchr skips a 64 KiB head in a few microseconds, where a three-byte
+    # search takes 35-70 us, and most outputs hold no backtick or tilde at all.
+    if not any(mark[:1] in head and mark in head for mark in _MARKDOWN_NEEDS):
         return False
     return bool(_MARKDOWN_MARKS.search(head))
 

@@ -290,6 +290,17 @@ def test_identical_copies_in_two_hcibench_cases_load_once_per_case(db, tmp_path)
     assert counts(db) == before
 
 
+def test_a_copy_staged_in_the_same_batch_is_already_loaded(db, tmp_path, capsys):
+    """Two copies of one output (same bytes, same labels) in one load: the second is found
+    among the files staged for the same write, and stored once."""
+    for folder in ("a", "b"):
+        (tmp_path / "t" / folder).mkdir(parents=True)
+        shutil.copy(GOOD, tmp_path / "t" / folder / "vm-1.json")
+    main(["load", str(tmp_path / "t"), "--db", str(db)])
+    assert "1 loaded, 1 already loaded (unchanged)" in capsys.readouterr().out
+    assert query(db, "select count(*) from raw.source_files where name = 'vm-1.json'") == [(1,)]
+
+
 # --- Nothing silent: files with no result, and notes that say data was dropped ------------
 VDB_STDOUT = HCIB28_VDB_STDOUT
 

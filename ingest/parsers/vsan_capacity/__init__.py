@@ -163,7 +163,13 @@ def detect(head: bytes, name: str) -> bool:
         and (b"VsanSpaceUsage" in head or b'"freeCapacityB"' in head or b'"spaceOverview"' in head)
     ):
         return True
-    return bool(_YAML_USED.search(head) and _YAML_AFTER.search(head))
+    # The literals first: each multi-line regex walks the whole head (240 us of every fio
+    # file's detection), a substring test runs at memchr speed.
+    return (
+        b"used_before" in head
+        and b"used_after" in head
+        and bool(_YAML_USED.search(head) and _YAML_AFTER.search(head))
+    )
 
 
 def parse(data: bytes, source: SourceFile) -> Parsed:
