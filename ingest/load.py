@@ -44,7 +44,7 @@ from ingest.triage import (
     triage,
 )
 from ingest.walk import Member, Refused
-from ingest.writer import RawWriter
+from ingest.writer import Identity, RawWriter
 from warehouse import Warehouse, WarehouseLost
 
 
@@ -77,9 +77,9 @@ def load_items(
             for item in items:
                 window.add(_first_step(item, writer, resolver, known_paths, pool))
                 while window.full():
-                    summary.outcomes.append(_last_step(window.pop(), writer, pool))
+                    summary.outcomes.append(_finish_oldest(window, writer, pool))
             while window:
-                summary.outcomes.append(_last_step(window.pop(), writer, pool))
+                summary.outcomes.append(_finish_oldest(window, writer, pool))
             if prune_roots:
                 seen = known_paths | {o.path for o in summary.outcomes}
                 summary.pruned = writer.prune(list(prune_roots), seen)
@@ -140,6 +140,14 @@ class _Window:
         self._bytes -= flight.held_bytes
         return flight
 
+    def identities(self) -> list[Identity]:
+        """The identities of the files still to be checked, oldest first."""
+        return [
+            (f.prepared.source.path, f.prepared.source.sha256, f.prepared.source.hcibench_case)
+            for f in self._items
+            if f.prepared is not None
+        ]
+
 
 def _first_step(
     item: Member | Refused,
@@ -174,6 +182,13 @@ def _asked_ahead(
         return question(writer, prepared)
     except Exception:
         return True
+
+
+def _finish_oldest(window: _Window, writer: RawWriter, pool: ParsePool) -> Outcome:
+    """The oldest item's last step, its identity keys taken with the window's (one catalog
+    round trip for the window's files in team mode, `RawWriter.claim_ahead`)."""
+    writer.claim_ahead(window.identities())
+    return _last_step(window.pop(), writer, pool)
 
 
 def _last_step(flight: _InFlight, writer: RawWriter, pool: ParsePool) -> Outcome:

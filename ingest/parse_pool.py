@@ -161,8 +161,9 @@ class ParsePool:
     @property
     def window_files(self) -> int:
         """How many files a load may hold ahead of the one it stages: enough for a chunk
-        in every worker, one queued and one being filled."""
-        return CHUNK_FILES * (self.workers + 2) if self.workers else 1
+        in every worker, one queued and one being filled; without workers, one chunk (the
+        files whose identity keys a lake loader takes in one round trip)."""
+        return CHUNK_FILES * (self.workers + 2) if self.workers else CHUNK_FILES
 
     def here(self, job: ParseJob) -> Ticket:
         """The file's parse in this process, when its turn comes."""

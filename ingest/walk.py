@@ -24,8 +24,9 @@ of a whole `ingest load`, for any number of files and members:
 
     peak RSS <= baseline + about 7 x the largest file (its bytes, text and parse)
                 + the writer's batch (at most 500 files, 2M rows or 256 MiB of Arrow data)
-                + the files read ahead for the parse workers (`ingest.load`'s window: at
-                  most 64 MiB of bytes past the file being staged, and their tables)
+                + the files read ahead (`ingest.load`'s window, for the parse workers and
+                  the identity keys: at most 64 MiB of bytes past the file being staged,
+                  and their tables)
                 + DuckDB's cache (capped by DuckDB's own memory_limit)
 
 plus a few KB per file for the summary's outcomes; each parse worker (`ingest.parse_pool`) is

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -154,6 +155,10 @@ def _batch_files() -> int:
     return max(1, int(os.environ.get("PERF_INGEST_BATCH_FILES", DEFAULT_BATCH_FILES)))
 
 
+# A file's identity: its path, its bytes' sha256 and its HCIBench case (None outside one).
+Identity = tuple[str, str, str | None]
+
+
 def identity_keys(path: str, sha256: str, hcibench_case: str | None) -> list[str]:
     """The lock names of a file's two identities, sorted (the one order every loader uses)."""
     return sorted([f"raw-path:{path}", f"raw-content:{sha256}:{hcibench_case or ''}"])
@@ -190,6 +195,9 @@ class RawWriter:
         self.batch_rows = BATCH_ROWS
         self._batch = _Batch()
         self._index: _StoredIndex | None = None  # what is stored, read once per commit
+        # Identities whose keys `claim_ahead` holds and no `claim` has used yet.
+        self._claimed_ahead: Counter[Identity] = Counter()
+        self._claims_ahead = self._locks.shared  # whether other writers take keys too
         self.committed = 0  # files this writer committed
         self.lost: WarehouseLost | None = None
         ensure_schema(self.con, wh)
@@ -204,12 +212,42 @@ class RawWriter:
             self.con.close()
             self._locks.close()
 
+    def claim_ahead(self, identities: Sequence[Identity]) -> None:
+        """Take the identity keys of the files the load checks next, all in one go: a lake
+        loader asked PostgreSQL once a file (a round trip: 5 % of a lake load of small
+        files). Each file's `claim` then finds its keys held, and the stored identities
+        current as of this take: no other writer can commit these identities meanwhile.
+
+        When a key is held elsewhere (another loader has the same file), the keys taken so
+        far are given back with the staged batch (`flush`), as `claim` does, and the rest
+        of the load claims file by file: a take that keeps failing would commit ever smaller
+        batches. Nothing to do with one writer at a time."""
+        if not self._claims_ahead or not identities or self._claimed_ahead[identities[0]]:
+            return
+        wanted = [i for i in identities if not self._claimed_ahead[i]]
+        if len(wanted) < 2:
+            return
+        if self._locks.try_take([key for i in wanted for key in identity_keys(*i)]):
+            self._claimed_ahead.update(wanted)
+            self._current_index()
+        else:
+            self._claims_ahead = False
+            self.flush()
+
     def claim(self, path: str, sha256: str, hcibench_case: str | None) -> None:
         """Before a file's checks (`find_same_content`, `find_by_path`): hold the file's
         identity keys until its batch is committed, so the checks and the write see no other
         loader's file; a key another loader holds: commit what is staged (releasing every
         key held), then wait (a warehouse with one writer at a time has no identity locks).
-        Then make sure the stored identities are current (`_current_index`)."""
+        Then make sure the stored identities are current (`_current_index`). Keys
+        `claim_ahead` took for the file are held already, and the index was made current
+        when they were taken."""
+        identity = (path, sha256, hcibench_case)
+        if self._claimed_ahead[identity]:
+            self._claimed_ahead[identity] -= 1
+            if self._index is None:
+                self._current_index()
+            return
         keys = identity_keys(path, sha256, hcibench_case)
         if not self._locks.try_take(keys):
             self.flush()
@@ -309,7 +347,11 @@ class RawWriter:
             elif not staged:
                 self._index = index
         finally:
-            self._locks.release_all()  # the batch is committed (or rejected): let others in
+            self._release_all()  # the batch is committed (or rejected): let others in
+
+    def _release_all(self) -> None:
+        self._claimed_ahead.clear()
+        self._locks.release_all()
 
     def _after_own_commit(
         self, index: _StoredIndex | None, staged: list[_StagedFile]
@@ -425,7 +467,7 @@ class RawWriter:
             try:
                 self.warehouse.commit(self.con, lambda batch=batch: self._forget(batch))
             finally:
-                self._locks.release_all()
+                self._release_all()
             forgotten += [path for _, path in batch]
         self._index = None  # the commits changed what is stored
         return forgotten

@@ -177,6 +177,8 @@ class IdentityLocks(ABC):
     check of a file to the commit of the batch that stores it, so two loaders never store the
     same file twice. A warehouse with one writer at a time needs none (`NoIdentityLocks`)."""
 
+    shared: bool = True  # other writers take these keys too (False: one writer at a time)
+
     @abstractmethod
     def try_take(self, keys: list[str]) -> bool:
         """Take every key now, or return False (keys taken so far stay held)."""
@@ -207,6 +209,8 @@ class IdentityLocks(ABC):
 
 class NoIdentityLocks(IdentityLocks):
     """One writer at a time: nothing to serialise."""
+
+    shared = False
 
     def try_take(self, keys: list[str]) -> bool:
         return True
