@@ -214,83 +214,95 @@ def deltas(data: ReportData) -> Section:
     config = data.get("config_deltas")
     blocks: list[Block] = []
     if not profile.is_empty():
+        blocks += _profile_delta_blocks(profile)
+    if not config.is_empty():
+        blocks += _config_delta_blocks(_with_pair_labels(config))
+    return Section("deltas", "Profile and one-label deltas", "", tuple(blocks))
+
+
+def _profile_delta_blocks(profile: pl.DataFrame) -> list[Block]:
+    """A heat map per metric (latency, IOPS) against the baseline, and the table."""
+    heatmaps = [
+        figures.make(
+            f"profile_{metric}",
+            f"Change in {what} of each profile against the baseline, by read mix and "
+            "working set (configurations that differ in the profile alone).",
+            profile,
+            lambda df, m=metric: charts.profile_delta_heatmap(df, metric=m),
+            skip=("read_pct", "working_set", "profile"),
+        )
         for metric, what in (
             ("latency_vs_baseline_pct", "average latency"),
             ("iops_vs_baseline_pct", "IOPS"),
-        ):
-            blocks.append(
-                figures.make(
-                    f"profile_{metric}",
-                    f"Change in {what} of each profile against the baseline, by read mix and "
-                    "working set (configurations that differ in the profile alone).",
-                    profile,
-                    lambda df, m=metric: charts.profile_delta_heatmap(df, metric=m),
-                    skip=("read_pct", "working_set", "profile"),
-                )
-            )
-        blocks.append(
-            tables.table(
-                "profile_deltas",
-                "Profile deltas: each profile against its baseline and previous profile.",
-                profile,
-                [
-                    "working_set", "read_pct", "profile", "iops", "avg_latency_ms",
-                    "iops_vs_baseline_pct", "latency_vs_baseline_pct", "iops_vs_previous_pct",
-                    "latency_vs_previous_pct",
-                ],
-            )
-        )  # fmt: skip
-    if not config.is_empty():
-        labelled = config.with_columns(
-            pair=pl.format(
-                "{}: {} → {} · {}",
-                "dimension",
-                "from_value",
-                "to_value",
-                pl.Series(charts.workload_labels(config), dtype=pl.String),
-            )
         )
-        dupes = labelled["pair"].is_duplicated()
-        if dupes.any():
-            labelled = labelled.with_columns(
-                pair=pl.format("{} #{}", "pair", pl.int_range(pl.len()).over("pair") + 1)
-            )
-        blocks.append(
-            figures.make(
-                "config_deltas",
-                "One-label comparisons: change in IOPS between configurations that differ in "
-                "exactly one label, with the 95 % interval of the difference where the runs "
-                "give a spread.",
-                labelled,
-                lambda df: charts.config_delta_bars(df, title="One-label comparisons"),
-            )
+    ]
+    table = tables.table(
+        "profile_deltas",
+        "Profile deltas: each profile against its baseline and previous profile.",
+        profile,
+        [
+            "working_set", "read_pct", "profile", "iops", "avg_latency_ms",
+            "iops_vs_baseline_pct", "latency_vs_baseline_pct", "iops_vs_previous_pct",
+            "latency_vs_previous_pct",
+        ],
+    )  # fmt: skip
+    return [*heatmaps, table]
+
+
+def _with_pair_labels(config: pl.DataFrame) -> pl.DataFrame:
+    """Each one-label delta named `dimension: from → to · workload`; a name two rows share
+    gets a running number, so no bar hides another."""
+    labelled = config.with_columns(
+        pair=pl.format(
+            "{}: {} → {} · {}",
+            "dimension",
+            "from_value",
+            "to_value",
+            pl.Series(charts.workload_labels(config), dtype=pl.String),
         )
-        blocks.append(
-            tables.table(
-                "config_deltas",
-                "One-label deltas with their 95 % intervals and verdicts: q-values within the "
-                "testbed's family of deltas, a 5 % minimum effect, and the spread each verdict "
-                "rests on (the CSV adds block size, outstanding I/O, p- and q-values and the "
-                "note of every row).",
-                labelled,
-                [
-                    "dimension", "from_value", "to_value", "working_set", "read_pct",
-                    "from_iops", "to_iops", "iops_delta_pct", "iops_delta_ci95_low",
-                    "iops_delta_ci95_high", "avg_latency_delta_pct", "verdict",
-                ],
-                csv_frame=labelled.select(
-                    c for c in (
-                        "dimension", "from_value", "to_value", "working_set", "read_pct",
-                        "block_size_bytes", "random_pct", "outstanding_io", "from_iops",
-                        "to_iops", "iops_delta_pct", "iops_delta", "iops_delta_ci95_low",
-                        "iops_delta_ci95_high", "avg_latency_delta_pct", "iops_delta_p_value",
-                        "iops_delta_q_value", "family_size", "is_significant",
-                        "significance_basis", "verdict", "significance_note",
-                    ) if c in labelled.columns
-                ),
-            )
-        )  # fmt: skip
-    return Section("deltas", "Profile and one-label deltas", "", tuple(blocks))
+    )
+    if labelled["pair"].is_duplicated().any():
+        labelled = labelled.with_columns(
+            pair=pl.format("{} #{}", "pair", pl.int_range(pl.len()).over("pair") + 1)
+        )
+    return labelled
+
+
+def _config_delta_blocks(labelled: pl.DataFrame) -> list[Block]:
+    """The one-label deltas' bar chart with intervals, and their table (the CSV with every
+    column that says how a verdict was reached)."""
+    chart = figures.make(
+        "config_deltas",
+        "One-label comparisons: change in IOPS between configurations that differ in "
+        "exactly one label, with the 95 % interval of the difference where the runs "
+        "give a spread.",
+        labelled,
+        lambda df: charts.config_delta_bars(df, title="One-label comparisons"),
+    )
+    table = tables.table(
+        "config_deltas",
+        "One-label deltas with their 95 % intervals and verdicts: q-values within the "
+        "testbed's family of deltas, a 5 % minimum effect, and the spread each verdict "
+        "rests on (the CSV adds block size, outstanding I/O, p- and q-values and the "
+        "note of every row).",
+        labelled,
+        [
+            "dimension", "from_value", "to_value", "working_set", "read_pct",
+            "from_iops", "to_iops", "iops_delta_pct", "iops_delta_ci95_low",
+            "iops_delta_ci95_high", "avg_latency_delta_pct", "verdict",
+        ],
+        csv_frame=labelled.select(
+            c for c in (
+                "dimension", "from_value", "to_value", "working_set", "read_pct",
+                "block_size_bytes", "random_pct", "outstanding_io", "from_iops",
+                "to_iops", "iops_delta_pct", "iops_delta", "iops_delta_ci95_low",
+                "iops_delta_ci95_high", "avg_latency_delta_pct", "iops_delta_p_value",
+                "iops_delta_q_value", "family_size", "is_significant",
+                "significance_basis", "verdict", "significance_note",
+            ) if c in labelled.columns
+        ),
+    )  # fmt: skip
+    return [chart, table]
 
 
 def transport(data: ReportData) -> Section:
