@@ -52,6 +52,16 @@ FULL = {
         "benchmarks.bench_server_connections"
     ],
     "ingest load: the reference dataset, first load and re-load": ["benchmarks.bench_load"],
+    "team mode: one and two lake loaders against the file mode, one core per loader": [
+        "benchmarks.bench_lake_load",
+        "--no-b1",
+        "--parse-workers",
+        "0",
+    ],
+    "team mode: the same, each loader with its parse workers": [
+        "benchmarks.bench_lake_load",
+        "--no-b1",
+    ],
     "ingest load: peak memory over 1,000 files and a 100-member archive": [
         "benchmarks.bench_load_memory"
     ],
