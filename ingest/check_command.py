@@ -33,6 +33,7 @@ from ingest.load import load_items
 from ingest.raw_schema import SOURCE_FILE_ID, ensure_schema, raw_tables
 from ingest.registry import PARSERS
 from ingest.walk import ARCHIVE_SEP, Member, Refused, Walk
+from ingest.without_pandas import pandas_refused
 from ingest.writer import RawWriter
 from warehouse import Warehouse
 
@@ -170,13 +171,14 @@ def _reload(wh: Warehouse, forgotten: list[Forgotten], console: Console) -> int:
             continue
         folders = sorted({Path(p.split(ARCHIVE_SEP, 1)[0]).parent for p in on_disk})
         walk = Walk(folders)
-        summary = load_items(
-            wh,
-            _only(walk, on_disk),
-            cli_labels=json.loads(labels),
-            known_paths=walk.known_paths,
-            roots=sorted(roots[labels]),
-        )
+        with pandas_refused():  # as `ingest load` loads (ingest.without_pandas)
+            summary = load_items(
+                wh,
+                _only(walk, on_disk),
+                cli_labels=json.loads(labels),
+                known_paths=walk.known_paths,
+                roots=sorted(roots[labels]),
+            )
         stored = len(summary.stored)
         console.print(f"loaded again: {stored} of {len(on_disk)} outputs", soft_wrap=True)
         if stored < len(on_disk) or summary.lost:

@@ -6,8 +6,9 @@ pandas object. A loader never hands them one, and the import is 0.15-0.5 s of ev
 `ingest load` process and parse worker: a third of a one-file load, a fifth of a 94 MB esxtop
 capture's. While pandas is refused, both answer "not a pandas object" and go on.
 
-- `pandas_refused()` refuses it for the length of a command (`ingest load`): DuckDB asks
-  again at every call, so the refusal has to last as long as the loading does.
+- `pandas_refused()` refuses it for the length of a load (`ingest load`, and the reload of
+  `ingest check --repair`): DuckDB asks again at every call, so the refusal has to last as
+  long as the loading does.
 - `answer_pyarrow_probe()` refuses it once (a parse worker): pyarrow asks once per process
   and keeps the answer for its probes only; asked to convert to pandas, it imports it then.
 
