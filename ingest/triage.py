@@ -172,9 +172,9 @@ def load_member(
 ) -> Outcome:
     """Detect, parse and stage one file in this process; never raises for bad input.
 
-    Only `claim`, `find_same_content`, `find_by_path` and `release` of the writer are used
-    for a file that is not staged, so a test can hand in a stand-in for files that never
-    reach `stage`."""
+    Only `claim`, `unclaim_ahead`, `find_same_content`, `find_by_path` and `release` of the
+    writer are used for a file that is not staged, so a test can hand in a stand-in for
+    files that never reach `stage`."""
     prepared = prepare_member(member, resolver, known_paths)
     if isinstance(prepared, Outcome):
         return prepared
@@ -224,6 +224,8 @@ def stage_prepared(
     if prepared.job.fmt is None:
         parsed = parse()
         if isinstance(parsed, Outcome) and parsed.status == Status.SKIPPED:
+            source = prepared.source
+            writer.unclaim_ahead(source.path, source.sha256, source.hcibench_case)
             return parsed
         fmt = parsed.fmt if isinstance(parsed, ParsedFile) else None
         detected = detect_here(replace(prepared, job=replace(prepared.job, fmt=fmt)))

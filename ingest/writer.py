@@ -234,6 +234,15 @@ class RawWriter:
             self._claims_ahead = False
             self.flush()
 
+    def unclaim_ahead(self, path: str, sha256: str, hcibench_case: str | None) -> None:
+        """Hand back at once the keys `claim_ahead` took for a file that will never be
+        claimed (its parse found no format: skipped), so another loader of the same folder
+        need not wait for this batch's commit; nothing when none were taken for it."""
+        identity = (path, sha256, hcibench_case)
+        if self._claimed_ahead[identity]:
+            self._claimed_ahead[identity] -= 1
+            self._locks.release(identity_keys(path, sha256, hcibench_case))
+
     def claim(self, path: str, sha256: str, hcibench_case: str | None) -> None:
         """Before a file's checks (`find_same_content`, `find_by_path`): hold the file's
         identity keys until its batch is committed, so the checks and the write see no other

@@ -16,7 +16,7 @@ from ingest.sources import source_for
 from ingest.walk import Walk
 from tests.lake.test_lake_load import fio_files, paths_stored, read
 from warehouse import LakeWarehouse, ducklake
-from warehouse.lake import PgIdentityLocks
+from warehouse.lake_locks import PgIdentityLocks
 
 
 def _identity(path: Path) -> writer.Identity:
@@ -76,6 +76,60 @@ def test_a_key_held_elsewhere_gives_back_what_was_taken_and_claims_go_file_by_fi
         other.execute("select pg_advisory_unlock_all()")
         loader.claim(*identities[0])
         assert not _free(other, writer.identity_keys(*identities[0]))
+    finally:
+        loader.close()
+        other.close()
+
+
+def test_a_file_found_to_have_no_format_hands_back_its_keys_at_once(
+    lake_target: LakeWarehouse, tmp_path: Path, monkeypatch
+) -> None:
+    """Keys taken ahead for a file whose parse finds no format are given back when it is
+    skipped, not held until the batch's commit (another loader of the folder would wait)."""
+    files = fio_files(tmp_path / "mixed", 3)
+    notes = [tmp_path / "mixed" / f"notes-{n}.txt" for n in range(3)]
+    for n, path in enumerate(notes):
+        path.write_text(f"run {n}: nothing any parser knows\n", encoding="utf-8")
+    other = ducklake.catalog_session(lake_target)
+    freed: list[bool] = []
+    real_unclaim = writer.RawWriter.unclaim_ahead
+
+    def unclaim_and_look(self, path, sha256, case):
+        real_unclaim(self, path, sha256, case)
+        keys = writer.identity_keys(path, sha256, case)
+        freed.append(_free(other, keys))  # free now, while the batch is still staged
+        other.execute("select pg_advisory_unlock_all()")
+
+    monkeypatch.setattr(writer.RawWriter, "unclaim_ahead", unclaim_and_look)
+    try:
+        walk = Walk([tmp_path / "mixed"])
+        summary = load_items(
+            lake_target, walk, cli_labels={}, known_paths=walk.known_paths,
+            parse_pool=ParsePool(0),
+        )  # fmt: skip
+    finally:
+        other.close()
+    assert summary.exit_code == 0
+    with read(lake_target) as con:
+        assert paths_stored(con) == sorted(map(str, files))
+    assert freed == [True] * len(notes)
+
+
+def test_unclaim_ahead_gives_back_only_a_file_taken_ahead(
+    lake_target: LakeWarehouse, tmp_path: Path
+) -> None:
+    identities = [_identity(f) for f in fio_files(tmp_path / "fio", 3)]
+    other = ducklake.catalog_session(lake_target)
+    loader = writer.RawWriter(lake_target)
+    try:
+        loader.claim_ahead(identities[:2])
+        loader.unclaim_ahead(*identities[1])
+        assert _free(other, writer.identity_keys(*identities[1]))
+        assert not _free(other, writer.identity_keys(*identities[0]))
+        other.execute("select pg_advisory_unlock_all()")
+        loader.claim(*identities[2])
+        loader.unclaim_ahead(*identities[2])  # claimed, not taken ahead: still held
+        assert not _free(other, writer.identity_keys(*identities[2]))
     finally:
         loader.close()
         other.close()

@@ -123,6 +123,9 @@ class _NullWriter:
     def claim(self, path: str, sha256: str, case: str | None) -> None:
         pass
 
+    def unclaim_ahead(self, path: str, sha256: str, case: str | None) -> None:
+        pass
+
     def find_same_content(self, sha256: str, case: str | None) -> list:
         return []
 
