@@ -26,7 +26,13 @@ PRODUCT = (
     "warehouse",
 )
 # The kinds of warehouse and their mechanics: only warehouse/ itself may name them.
-KIND_MODULES = ("warehouse.file", "warehouse.lake", "warehouse.ducklake", "warehouse.filelock")
+KIND_MODULES = (
+    "warehouse.file",
+    "warehouse.lake",
+    "warehouse.lake_locks",
+    "warehouse.ducklake",
+    "warehouse.filelock",
+)
 KIND_NAMES = ("FileWarehouse", "LakeWarehouse", "LakeAddress", "is_lake", "is_lake_name")
 # Benchmarks compare the kinds (file vs lake loads, publishes) and so name them.
 MAY_NAME_KINDS = ("warehouse", "benchmarks")
