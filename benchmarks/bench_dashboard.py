@@ -65,6 +65,9 @@ ROWS = 620  # samples per counter: 620 x 5 s, a 52-minute run window
 HOSTS = 4
 PAGES = list(PAGE_FILES)
 BROWSER_TARGET_S = {"reference": 2.0, "10M": 3.0}
+# Issue 32's target for every page in a fresh browser, whatever the warehouse: printed
+# beside the bench's own (the stock one-chart page, the anchor, is printed with it).
+EVERY_PAGE_TARGET_S = 1.5
 
 
 def _run(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> None:
@@ -325,6 +328,11 @@ def print_browser(times: dict[str, list[float]], target_s: float) -> float:
     verdict = "meets" if worst <= target_s else "MISSES"
     print(f"slowest page p95 (browser): {worst:.2f} s ({worst / anchor:.2f}x the anchor's "
           f"{anchor:.2f} s), {verdict} the {target_s:g} s target")  # fmt: skip
+    pages = [percentiles(runs)[1] for name, runs in times.items() if name != ANCHOR]
+    within = sum(p95 <= EVERY_PAGE_TARGET_S for p95 in pages)
+    at_anchor = sum(p95 <= anchor for p95 in pages)
+    print(f"pages with p95 <= {EVERY_PAGE_TARGET_S:g} s (issue 32): {within} of {len(pages)}; "
+          f"<= the anchor's p95: {at_anchor} of {len(pages)}")  # fmt: skip
     return worst
 
 
@@ -439,7 +447,8 @@ def main(argv: list[str] | None = None) -> int:
         (n_samples,) = con.execute("select count(*) from raw.esxtop_samples").fetchone()
         (n_results,) = con.execute("select count(*) from marts.fct_workload_results").fetchone()
     size_mb = serving.stat().st_size / 1e6
-    print(f"\nwarehouse {serving} ({size_mb:,.0f} MB): {n_samples:,} esxtop samples, "
+    shown = serving.relative_to(REPO) if serving.is_relative_to(REPO) else serving.name
+    print(f"\nwarehouse {shown} ({size_mb:,.0f} MB): {n_samples:,} esxtop samples, "
           f"{n_results:,} workload results; {args.runs} runs each")  # fmt: skip
 
     slowest = print_browser(browser_settle(db, args.runs, args.pages), target_s)
