@@ -105,8 +105,13 @@ def _machine() -> str:
 
 def _without_machine_paths(text: str) -> str:
     """A benchmark's output with this checkout's location taken out (paths relative to the
-    repository): RESULTS.md is committed and compared between machines."""
-    return text.replace(f"{REPO}/", "").replace(str(REPO), ".")
+    repository, the shared samples as `../shared`): RESULTS.md is committed and compared
+    between machines."""
+    shared = Path(os.environ.get("PERF_SHARED_DIR", REPO.parent / "shared")).resolve()
+    for place, shown in ((shared, "../shared"), (REPO, ".")):
+        text = text.replace(f"{place}/", f"{shown}/" if shown != "." else "")
+        text = text.replace(str(place), shown)
+    return text
 
 
 def main() -> None:
