@@ -36,7 +36,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import duckdb
 
@@ -323,6 +323,11 @@ class Warehouse(ABC):
         return None
 
     # --- writing ---------------------------------------------------------------------------
+
+    # Whether a raw table is given a row, inserted and deleted, in the transaction that
+    # creates it (ingest.raw_schema): a lake's table that never held a row is slow to scan.
+    # A DuckDB file's is not (the rows would cost 35 ms of every new file warehouse).
+    primes_new_tables: ClassVar[bool] = False
 
     @abstractmethod
     def connect_writer(self, *, timeout_s: float | None = None) -> duckdb.DuckDBPyConnection:

@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import duckdb
 
@@ -297,6 +297,8 @@ class LakeReader(Reader):
 @dataclass(frozen=True)
 class LakeWarehouse(LakeAddress, Warehouse):
     """A DuckLake on PostgreSQL (see the module docstring)."""
+
+    primes_new_tables: ClassVar[bool] = True  # DuckLake scans a never-filled table slowly
 
     def missing_reason(self) -> str | None:
         return None  # the first ATTACH creates the lake
