@@ -130,7 +130,7 @@ def _create_missing(con: duckdb.DuckDBPyConnection, *, prime: bool) -> None:
 # deletes from every raw table when it replaces a file. A placeholder row inserted and
 # deleted in the transaction that creates the table leaves it empty (in every snapshot) but
 # on the fast path. Id 0 is never a file's (ids start at 1). A DuckDB file does not need it
-# (`Warehouse.primes_new_tables`): there the 28 placeholder rows were half the creation of a
+# (`Warehouse.primes_new_tables`): there the 29 placeholder rows were half the creation of a
 # new file warehouse (75 -> 38 ms).
 _PLACEHOLDER_FILE = (
     "insert into raw.source_files (source_file_id, path, name, folder, sha256, size_bytes, "

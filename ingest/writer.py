@@ -238,10 +238,15 @@ class RawWriter:
         """Hand back at once the keys `claim_ahead` took for a file that will never be
         claimed (its parse found no format: skipped), so another loader of the same folder
         need not wait for this batch's commit; nothing when none were taken for it."""
-        identity = (path, sha256, hcibench_case)
-        if self._claimed_ahead[identity]:
-            self._claimed_ahead[identity] -= 1
+        if self._use_claimed_ahead((path, sha256, hcibench_case)):
             self._locks.release(identity_keys(path, sha256, hcibench_case))
+
+    def _use_claimed_ahead(self, identity: Identity) -> bool:
+        """Whether `claim_ahead` holds the identity's keys (then counted as used)."""
+        if not self._claimed_ahead[identity]:
+            return False
+        self._claimed_ahead[identity] -= 1
+        return True
 
     def claim(self, path: str, sha256: str, hcibench_case: str | None) -> None:
         """Before a file's checks (`find_same_content`, `find_by_path`): hold the file's
@@ -251,9 +256,7 @@ class RawWriter:
         Then make sure the stored identities are current (`_current_index`). Keys
         `claim_ahead` took for the file are held already, and the index was made current
         when they were taken."""
-        identity = (path, sha256, hcibench_case)
-        if self._claimed_ahead[identity]:
-            self._claimed_ahead[identity] -= 1
+        if self._use_claimed_ahead((path, sha256, hcibench_case)):
             if self._index is None:
                 self._current_index()
             return
